@@ -1,0 +1,260 @@
+//! `config.toml`: read with defaults for everything, written with `toml_edit` so a
+//! user's comments and layout survive every change ctxlake makes.
+
+use std::path::Path;
+
+use toml_edit::{DocumentMut, Item, Table, value};
+
+use crate::error::{Error, Result};
+
+pub const DEFAULT_FLEET: &str = "default";
+pub const DEFAULT_SPOOL_MAX_BYTES: u64 = 64 * 1024 * 1024;
+pub const DEFAULT_SPOOL_ROTATE_BYTES: u64 = 8 * 1024 * 1024;
+pub const DEFAULT_IDLE_SECS: u64 = 2 * 3600;
+pub const DEFAULT_SYNC_INTERVAL_SECS: u64 = 15;
+
+/// `[memory] mode`: whether promoted claims are visible to agents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryMode {
+    /// Promoted claims are visible (default).
+    #[default]
+    On,
+    /// A snapshot is published but nothing in it is agent-visible.
+    Shadow,
+    /// No snapshot is published.
+    Off,
+}
+
+impl MemoryMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryMode::On => "on",
+            MemoryMode::Shadow => "shadow",
+            MemoryMode::Off => "off",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "on" => Some(Self::On),
+            "shadow" => Some(Self::Shadow),
+            "off" => Some(Self::Off),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub fleet: Option<String>,
+    pub agent: Option<String>,
+    pub store: Option<String>,
+    pub memory_mode: MemoryMode,
+    pub spool_max_bytes: u64,
+    pub spool_rotate_bytes: u64,
+    pub idle_secs: u64,
+    pub sync_interval_secs: u64,
+    pub block_on_conflict: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            fleet: None,
+            agent: None,
+            store: None,
+            memory_mode: MemoryMode::On,
+            spool_max_bytes: DEFAULT_SPOOL_MAX_BYTES,
+            spool_rotate_bytes: DEFAULT_SPOOL_ROTATE_BYTES,
+            idle_secs: DEFAULT_IDLE_SECS,
+            sync_interval_secs: DEFAULT_SYNC_INTERVAL_SECS,
+            block_on_conflict: false,
+        }
+    }
+}
+
+impl Config {
+    /// Load `path`; a missing file means all defaults. A malformed file is an error naming
+    /// the line and column, never silently ignored.
+    pub fn load(path: &Path) -> Result<Config> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) => Err(Error::io("cannot read config", path, e)),
+        }
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let doc = parse_doc(text, path)?;
+        let bad = |key: &str, want: &str| {
+            Error::usage(
+                "invalid_config",
+                format!("`{key}` in `{}` must be {want}", path.display()),
+            )
+            .hint(format!(
+                "edit `{}` or run `ctxlake init` again",
+                path.display()
+            ))
+        };
+        let string = |t: &Table, key: &str, name: &str| -> Result<Option<String>> {
+            match t.get(key) {
+                None => Ok(None),
+                Some(i) => i
+                    .as_str()
+                    .map(|s| Some(s.to_string()))
+                    .ok_or_else(|| bad(name, "a string")),
+            }
+        };
+        let int = |t: Option<&Table>, key: &str, name: &str, default: u64| -> Result<u64> {
+            match t.and_then(|t| t.get(key)) {
+                None => Ok(default),
+                Some(i) => i
+                    .as_integer()
+                    .filter(|n| *n > 0)
+                    .map(|n| n as u64)
+                    .ok_or_else(|| bad(name, "a positive integer")),
+            }
+        };
+        let root = doc.as_table();
+        let memory = root.get("memory").and_then(Item::as_table);
+        let limits = root.get("limits").and_then(Item::as_table);
+        let hooks = root.get("hooks").and_then(Item::as_table);
+        let sync = root.get("sync").and_then(Item::as_table);
+        let memory_mode = match memory.and_then(|m| m.get("mode")) {
+            None => MemoryMode::On,
+            Some(i) => i
+                .as_str()
+                .and_then(MemoryMode::parse)
+                .ok_or_else(|| bad("memory.mode", "one of \"on\", \"shadow\", \"off\""))?,
+        };
+        let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
+            None => false,
+            Some(i) => i
+                .as_bool()
+                .ok_or_else(|| bad("hooks.block_on_conflict", "true or false"))?,
+        };
+        Ok(Config {
+            fleet: string(root, "fleet", "fleet")?,
+            agent: string(root, "agent", "agent")?,
+            store: string(root, "store", "store")?,
+            memory_mode,
+            spool_max_bytes: int(
+                limits,
+                "spool_max_bytes",
+                "limits.spool_max_bytes",
+                DEFAULT_SPOOL_MAX_BYTES,
+            )?,
+            spool_rotate_bytes: int(
+                limits,
+                "spool_rotate_bytes",
+                "limits.spool_rotate_bytes",
+                DEFAULT_SPOOL_ROTATE_BYTES,
+            )?,
+            idle_secs: int(limits, "idle_secs", "limits.idle_secs", DEFAULT_IDLE_SECS)?,
+            sync_interval_secs: int(
+                sync,
+                "interval_secs",
+                "sync.interval_secs",
+                DEFAULT_SYNC_INTERVAL_SECS,
+            )?,
+            block_on_conflict,
+        })
+    }
+}
+
+pub fn parse_doc(text: &str, path: &Path) -> Result<DocumentMut> {
+    text.parse::<DocumentMut>().map_err(|e| {
+        Error::usage(
+            "invalid_config",
+            format!("`{}` is not valid TOML", path.display()),
+        )
+        .source(e)
+        .hint(format!(
+            "fix the file, or move it aside and run `ctxlake init`"
+        ))
+    })
+}
+
+/// The text `ctxlake init` writes on a fresh machine.
+pub fn template(fleet: &str, agent: &str, store: &str, mode: MemoryMode) -> String {
+    format!(
+        "# ctxlake configuration. Edit freely: ctxlake keeps your comments.\n\
+         # Precedence for fleet and agent: --flag > CTXLAKE_FLEET_ID/CTXLAKE_AGENT_ID > this file.\n\
+         # Secrets never go here: name an environment variable instead.\n\
+         fleet = {}\nagent = {}\n# Where the fleet's shared state lives (file:// for one machine).\nstore = {}\n\n\
+         [memory]\n# on: promoted claims are visible; shadow: published but hidden; off: no snapshot.\nmode = {}\n\n\
+         [limits]\nspool_max_bytes = {DEFAULT_SPOOL_MAX_BYTES}\n\n[hooks]\n\
+         # Block an edit of a path another agent leases (default: warn only).\nblock_on_conflict = false\n",
+        value(fleet),
+        value(agent),
+        value(store),
+        value(mode.as_str()),
+    )
+}
+
+/// Set top-level `key` (or `table.key`) to a string, keeping everything else as written.
+pub fn set_string(doc: &mut DocumentMut, table: Option<&str>, key: &str, v: &str) {
+    let target = match table {
+        None => doc.as_table_mut(),
+        Some(t) => {
+            if !doc.contains_table(t) {
+                doc[t] = toml_edit::table();
+            }
+            match doc[t].as_table_mut() {
+                Some(t) => t,
+                None => return,
+            }
+        }
+    };
+    match target.get_mut(key).and_then(Item::as_value_mut) {
+        // Keep the decor (comments after the value) of an existing key.
+        Some(existing) => {
+            let decor = existing.decor().clone();
+            *existing = v.into();
+            *existing.decor_mut() = decor;
+        }
+        None => {
+            target.insert(key, value(v));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_parses_back() {
+        let t = template("f1", "me@host", "file:///x/lake", MemoryMode::Shadow);
+        let c = Config::parse(&t, Path::new("c.toml")).unwrap();
+        assert_eq!(c.fleet.as_deref(), Some("f1"));
+        assert_eq!(c.agent.as_deref(), Some("me@host"));
+        assert_eq!(c.memory_mode, MemoryMode::Shadow);
+    }
+
+    #[test]
+    fn set_keeps_comments() {
+        let text = "# top\nfleet = \"a\" # mine\n\n[memory]\n# keep\nmode = \"on\"\n";
+        let mut doc = parse_doc(text, Path::new("c")).unwrap();
+        set_string(&mut doc, None, "fleet", "b");
+        set_string(&mut doc, Some("memory"), "mode", "off");
+        set_string(&mut doc, None, "agent", "x");
+        let out = doc.to_string();
+        assert!(
+            out.contains("# top") && out.contains("# mine") && out.contains("# keep"),
+            "{out}"
+        );
+        assert!(out.contains("fleet = \"b\" # mine"), "{out}");
+        let c = Config::parse(&out, Path::new("c")).unwrap();
+        assert_eq!(c.memory_mode, MemoryMode::Off);
+        assert_eq!(c.agent.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = Config::parse("[memory]\nmode = \"loud\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("memory.mode"), "{}", e.message);
+        let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();
+        assert!(e.one_line().contains("line 1"), "{}", e.one_line());
+    }
+}

@@ -1,0 +1,127 @@
+//! Durable file writes: temp file → fsync → rename → fsync the directory,
+//! plus the sweep of temp files a killed writer left behind.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+const TMP_MARK: &str = ".tmp-";
+
+/// Replace `path` with `bytes` atomically. Keeps the mode of an existing file, else `mode`.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    let dir = parent(path);
+    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
+    let mode = fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(mode);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(
+        ".{name}{TMP_MARK}{}-{}",
+        std::process::id(),
+        nonce()
+    ));
+    let result = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&tmp)
+            .map_err(|e| Error::io("cannot create", &tmp, e))?;
+        f.write_all(bytes)
+            .map_err(|e| Error::io("cannot write", &tmp, e))?;
+        f.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(|e| Error::io("cannot set mode of", &tmp, e))?;
+        f.sync_all()
+            .map_err(|e| Error::io("cannot fsync", &tmp, e))?;
+        fs::rename(&tmp, path).map_err(|e| Error::io("cannot replace", path, e))?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// fsync a directory so a rename or create in it survives a crash.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io("cannot fsync directory", dir, e))
+}
+
+/// Remove temp files older than `max_age` left by writers that died mid-write.
+pub fn sweep_temp_files(dir: &Path, max_age: std::time::Duration) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut n = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with('.') || !name.contains(TMP_MARK) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= max_age);
+        if old && fs::remove_file(entry.path()).is_ok() {
+            n += 1;
+        }
+    }
+    n
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A short random hex string for unique temp names.
+pub fn nonce() -> String {
+    let mut b = [0u8; 6];
+    crate::ulid::fill_random(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_keeps_mode() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a.toml");
+        write_atomic(&p, b"one", 0o600).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"two", 0o600).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        let leftovers: Vec<_> = fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+    }
+
+    #[test]
+    fn sweep_removes_only_old_temp_files() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join(".a.toml.tmp-1-abc"), b"x").unwrap();
+        fs::write(d.path().join("keep.json"), b"x").unwrap();
+        assert_eq!(
+            sweep_temp_files(d.path(), std::time::Duration::from_secs(3600)),
+            0
+        );
+        assert_eq!(sweep_temp_files(d.path(), std::time::Duration::ZERO), 1);
+        assert!(d.path().join("keep.json").exists());
+    }
+}

@@ -1,0 +1,165 @@
+//! Every on-disk location ctxlake uses, and the one list of `CTXLAKE_*` variables.
+//! Nothing else in the crate reads these variables or builds these paths.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Environment variables ctxlake reads, with what they do (rendered into `--help` and the README).
+pub mod env {
+    pub const HOME: &str = "CTXLAKE_HOME";
+    pub const SPOOL_DIR: &str = "CTXLAKE_SPOOL_DIR";
+    pub const CACHE_DIR: &str = "CTXLAKE_CACHE_DIR";
+    pub const FLEET_ID: &str = "CTXLAKE_FLEET_ID";
+    pub const AGENT_ID: &str = "CTXLAKE_AGENT_ID";
+    pub const SESSION_ID: &str = "CTXLAKE_SESSION_ID";
+    pub const NO_COLOR: &str = "NO_COLOR";
+
+    pub const ALL: &[(&str, &str)] = &[
+        (HOME, "root of ctxlake's files (default `~/.ctxlake`)"),
+        (
+            SPOOL_DIR,
+            "where writes queue for sync (default `$CTXLAKE_HOME/spool`)",
+        ),
+        (
+            CACHE_DIR,
+            "where sync mirrors the lake for reads (default `$CTXLAKE_HOME/cache`)",
+        ),
+        (
+            FLEET_ID,
+            "fleet to act in (overrides config.toml; `--fleet` overrides it)",
+        ),
+        (
+            AGENT_ID,
+            "this agent's id (overrides config.toml; `--agent` overrides it)",
+        ),
+        (
+            SESSION_ID,
+            "this session's id (default: minted per process)",
+        ),
+        (NO_COLOR, "disable colour in tables"),
+    ];
+}
+
+/// Read an environment variable, treating empty as unset.
+pub fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+#[derive(Debug, Clone)]
+pub struct Paths {
+    pub home: PathBuf,
+    pub spool: PathBuf,
+    pub cache: PathBuf,
+}
+
+impl Paths {
+    /// Resolve from the environment: `CTXLAKE_HOME`, else `$HOME/.ctxlake`.
+    pub fn from_env() -> Result<Paths> {
+        let home = match var(env::HOME) {
+            Some(h) => PathBuf::from(h),
+            None => user_home()?.join(".ctxlake"),
+        };
+        Ok(Paths::with_overrides(
+            home,
+            var(env::SPOOL_DIR).map(PathBuf::from),
+            var(env::CACHE_DIR).map(PathBuf::from),
+        ))
+    }
+
+    pub fn with_overrides(home: PathBuf, spool: Option<PathBuf>, cache: Option<PathBuf>) -> Paths {
+        Paths {
+            spool: spool.unwrap_or_else(|| home.join("spool")),
+            cache: cache.unwrap_or_else(|| home.join("cache")),
+            home,
+        }
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.home.join("config.toml")
+    }
+    pub fn default_lake(&self) -> PathBuf {
+        self.home.join("lake")
+    }
+    pub fn logs(&self) -> PathBuf {
+        self.home.join("logs")
+    }
+    pub fn mcp_log(&self, date: &str) -> PathBuf {
+        self.logs().join(format!("mcp-{date}.jsonl"))
+    }
+    pub fn spool_mcp_dir(&self) -> PathBuf {
+        self.spool.join("mcp")
+    }
+    /// `spool/mcp/<fleet>.ndjson`: every agent of a fleet appends here.
+    pub fn spool_mcp(&self, fleet: &str) -> PathBuf {
+        self.spool_mcp_dir().join(format!("{fleet}.ndjson"))
+    }
+    pub fn spool_hooks_dir(&self) -> PathBuf {
+        self.spool.join("hooks")
+    }
+    /// `spool/hooks/<runtime>/<session>.ndjson`.
+    pub fn spool_hook(&self, runtime: &str, session: &str) -> PathBuf {
+        self.spool_hooks_dir()
+            .join(runtime)
+            .join(format!("{session}.ndjson"))
+    }
+    /// `cache/<fleet>/`: written only by `ctxlake sync`.
+    pub fn cache_fleet(&self, fleet: &str) -> PathBuf {
+        self.cache.join(fleet)
+    }
+    pub fn cache_file(&self, fleet: &str, name: &str) -> PathBuf {
+        self.cache_fleet(fleet).join(name)
+    }
+    /// `cache/<fleet>/snapshot.bin`: byte mirror of the published SQLite snapshot.
+    pub fn snapshot_bin(&self, fleet: &str) -> PathBuf {
+        self.cache_fleet(fleet).join("snapshot.bin")
+    }
+    /// Host-local state of sync and maint (watermarks, locks): never shared.
+    pub fn state(&self) -> PathBuf {
+        self.home.join("state")
+    }
+}
+
+fn user_home() -> Result<PathBuf> {
+    directories::BaseDirs::new()
+        .map(|b| b.home_dir().to_path_buf())
+        .filter(|p| p.is_absolute())
+        .ok_or_else(|| {
+            Error::usage("no_home", "cannot find your home directory")
+                .hint(format!("set `HOME` or `{}`", env::HOME))
+        })
+}
+
+/// Turn a `file://` URL or plain path into a path.
+pub fn path_from_store_url(url: &str) -> Option<&Path> {
+    url.strip_prefix("file://").map(Path::new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_follows_the_design() {
+        let p = Paths::with_overrides(PathBuf::from("/h"), None, None);
+        assert_eq!(p.spool_mcp("f"), PathBuf::from("/h/spool/mcp/f.ndjson"));
+        assert_eq!(
+            p.spool_hook("codex", "s1"),
+            PathBuf::from("/h/spool/hooks/codex/s1.ndjson")
+        );
+        assert_eq!(
+            p.snapshot_bin("f"),
+            PathBuf::from("/h/cache/f/snapshot.bin")
+        );
+        assert_eq!(
+            p.mcp_log("2026-11-29"),
+            PathBuf::from("/h/logs/mcp-2026-11-29.jsonl")
+        );
+        let o = Paths::with_overrides(PathBuf::from("/h"), Some("/s".into()), Some("/c".into()));
+        assert_eq!(o.spool_mcp("f"), PathBuf::from("/s/mcp/f.ndjson"));
+        assert_eq!(
+            o.cache_file("f", "roster.json"),
+            PathBuf::from("/c/f/roster.json")
+        );
+    }
+}
