@@ -1,12 +1,19 @@
 //! ctxlake: a zero-server coordination layer for fleets of coding agents.
 //! `tools` holds the implementations; `cmd` (CLI) and `mcp` (MCP server) are thin adapters.
 
+pub mod cache;
 pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod fsutil;
 pub mod output;
 pub mod paths;
+pub mod redact;
+pub mod repo;
+pub mod sanitize;
 pub mod scope;
+pub mod snapshot;
+pub mod spool;
 pub mod time;
+pub mod tools;
 pub mod ulid;

@@ -1,0 +1,199 @@
+//! The local read model that `ctxlake sync` writes into `cache/<fleet>/`, and the
+//! reader the tools use. Every read degrades honestly: a missing or unreadable file
+//! yields `None` plus a note saying why, never an error. Every string read back is
+//! sanitized (it was written by another agent).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::paths::Paths;
+
+pub const ROSTER: &str = "roster.json";
+pub const HISTORY: &str = "history.json";
+pub const HANDOFFS: &str = "handoffs.json";
+pub const PIPELINE: &str = "pipeline.json";
+
+/// `roster.json`: every agent's presence object as the lake holds it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Roster {
+    pub generated_at: String,
+    /// Lake clock minus this host's clock when sync wrote the file (expiry uses the lake's clock).
+    #[serde(default)]
+    pub lake_clock_offset_ms: i64,
+    pub agents: Vec<Presence>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Presence {
+    pub agent: String,
+    pub session: String,
+    #[serde(default)]
+    pub runtime: Option<String>,
+    #[serde(default)]
+    pub task: Option<String>,
+    /// When the lake last saw this presence (its object's mtime).
+    pub last_seen: String,
+    #[serde(default)]
+    pub leases: Vec<Lease>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lease {
+    /// Normalized repo identity (git remote, else root path); empty when outside any repo.
+    #[serde(default)]
+    pub repo: String,
+    pub path: String,
+    pub reason: String,
+    pub granted_at: String,
+    pub expires_at: String,
+}
+
+/// `history.json`: digests of recent sessions, newest first.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct History {
+    pub generated_at: String,
+    pub sessions: Vec<SessionDigest>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema, PartialEq)]
+pub struct SessionDigest {
+    pub session: String,
+    pub agent: String,
+    #[serde(default)]
+    pub runtime: Option<String>,
+    #[serde(default)]
+    pub repo: Option<String>,
+    pub started_at: String,
+    #[serde(default)]
+    pub ended_at: Option<String>,
+    /// `clean`, `error`, `abandoned`, or `running`.
+    pub outcome: String,
+    #[serde(default)]
+    pub files_touched: Vec<String>,
+    #[serde(default)]
+    pub commands: Vec<String>,
+    #[serde(default)]
+    pub tests: Vec<String>,
+}
+
+/// `handoffs.json`: notes left for whoever picks up next, newest first.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Handoffs {
+    pub generated_at: String,
+    pub handoffs: Vec<HandoffNote>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema, PartialEq)]
+pub struct HandoffNote {
+    pub id: String,
+    pub at: String,
+    pub agent: String,
+    pub session: String,
+    #[serde(default)]
+    pub repo: Option<String>,
+    pub summary: String,
+    pub status: String,
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
+/// `pipeline.json`: is the pipeline alive (for `ctxlake status`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Pipeline {
+    pub last_sync: Option<String>,
+    pub last_maint: Option<String>,
+    pub snapshot_id: Option<String>,
+    pub store: Option<String>,
+}
+
+/// The outcome of one cache read.
+#[derive(Debug)]
+pub struct Read<T> {
+    pub data: Option<T>,
+    pub note: Option<String>,
+}
+
+/// Read, sanitize and decode `cache/<fleet>/<name>`.
+pub fn read<T: DeserializeOwned>(paths: &Paths, fleet: &str, name: &str) -> Read<T> {
+    read_path(&paths.cache_file(fleet, name))
+}
+
+pub fn read_path<T: DeserializeOwned>(path: &Path) -> Read<T> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Read {
+                data: None,
+                note: Some(format!(
+                    "no cache at `{}` yet: run `ctxlake sync` (or start `ctxlake sync --watch`)",
+                    path.display()
+                )),
+            };
+        }
+        Err(e) => {
+            return Read {
+                data: None,
+                note: Some(format!("cache `{}` is unreadable ({e})", path.display())),
+            };
+        }
+    };
+    let mut value: serde_json::Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return Read {
+                data: None,
+                note: Some(format!(
+                    "cache `{}` is corrupt ({e}); run `ctxlake sync` to rebuild it",
+                    path.display()
+                )),
+            };
+        }
+    };
+    crate::sanitize::clean_value(&mut value, crate::sanitize::MAX_FIELD_CHARS);
+    match serde_json::from_value(value) {
+        Ok(d) => Read {
+            data: Some(d),
+            note: None,
+        },
+        Err(e) => Read {
+            data: None,
+            note: Some(format!(
+                "cache `{}` has an unexpected shape ({e}); run `ctxlake sync` to rebuild it",
+                path.display()
+            )),
+        },
+    }
+}
+
+/// Seconds between `generated_at` and now, when it parses.
+pub fn age_secs(generated_at: &str, now_ms: i64) -> Option<i64> {
+    crate::time::parse_rfc3339(generated_at).map(|t| ((now_ms - t) / 1000).max(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_corrupt_and_misshapen_files_degrade_to_notes() {
+        let d = tempfile::tempdir().unwrap();
+        let r: Read<Roster> = read_path(&d.path().join("nope.json"));
+        assert!(r.data.is_none() && r.note.unwrap().contains("ctxlake sync"));
+        std::fs::write(d.path().join("bad.json"), b"{not json").unwrap();
+        let r: Read<Roster> = read_path(&d.path().join("bad.json"));
+        assert!(r.data.is_none() && r.note.unwrap().contains("corrupt"));
+        std::fs::write(d.path().join("shape.json"), b"[1,2]").unwrap();
+        let r: Read<Roster> = read_path(&d.path().join("shape.json"));
+        assert!(r.data.is_none() && r.note.unwrap().contains("unexpected shape"));
+    }
+
+    #[test]
+    fn strings_are_sanitized_on_read() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("h.json");
+        std::fs::write(&p, "{\"generated_at\":\"x\",\"handoffs\":[{\"id\":\"1\",\"at\":\"t\",\"agent\":\"a\",\"session\":\"s\",\"summary\":\"ok\\u001b[2J\",\"status\":\"done\"}]}").unwrap();
+        let r: Read<Handoffs> = read_path(&p);
+        assert_eq!(r.data.unwrap().handoffs[0].summary, "ok[2J");
+    }
+}

@@ -1,0 +1,153 @@
+//! Build a snapshot file from folded claims: a fresh SQLite file in `journal_mode=DELETE`
+//! (one file, no WAL), checked, fsynced; the caller publishes it by rename/create.
+
+use std::path::Path;
+
+use rusqlite::{Connection, params};
+
+use super::SCHEMA;
+use super::embed::{Embedder, HashEmbedder, quantize};
+use crate::error::{Error, Result};
+
+/// A claim as the gate left it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClaimRow {
+    pub id: String,
+    pub text: String,
+    pub claim_type: String,
+    pub subject: String,
+    pub scope: String,
+    /// `proposed`, `promoted`, `contested` or `retired`.
+    pub status: String,
+    pub independent_sessions: u32,
+    pub confidence: f64,
+    pub created_at: String,
+    pub promoted_at: Option<String>,
+    pub agent: String,
+    pub session: String,
+}
+
+impl ClaimRow {
+    /// Agent-visible when memory is on and the gate let it through (contested stays visible, flagged).
+    pub fn visible(&self, mode: &str) -> bool {
+        mode == "on" && matches!(self.status.as_str(), "promoted" | "contested")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EventRow {
+    pub at: String,
+    pub subject: String,
+    pub kind: String,
+    pub claim_id: String,
+    pub agent: String,
+    pub session: String,
+    pub text: String,
+}
+
+fn sql(e: rusqlite::Error) -> Error {
+    Error::storage("snapshot", "cannot build the snapshot").source(e)
+}
+
+/// Write a complete snapshot to `path` (which must not exist).
+pub fn build(
+    path: &Path,
+    snapshot_id: &str,
+    fleet: &str,
+    mode: &str,
+    claims: &[ClaimRow],
+    events: &[EventRow],
+) -> Result<()> {
+    let mut conn = Connection::open(path).map_err(sql)?;
+    conn.execute_batch(
+        "PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA page_size=8192;",
+    )
+    .map_err(sql)?;
+    conn.execute_batch(SCHEMA).map_err(sql)?;
+    let tx = conn.transaction().map_err(sql)?;
+    {
+        let mut meta = tx
+            .prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)")
+            .map_err(sql)?;
+        for (k, v) in [
+            ("snapshot_id", snapshot_id),
+            ("fleet", fleet),
+            ("mode", mode),
+            ("built_at", &crate::time::now_rfc3339()),
+            ("embedder", "hash-v1"),
+            ("dim", "256"),
+        ] {
+            meta.execute(params![k, v]).map_err(sql)?;
+        }
+        let mut ins = tx
+            .prepare(
+                "INSERT INTO claims(rowid, id, text, type, subject, scope, status, visible, independent_sessions,
+                 confidence, created_at, promoted_at, agent, session, embedding)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            )
+            .map_err(sql)?;
+        let mut fts = tx
+            .prepare("INSERT INTO claims_fts(rowid, text, subject) VALUES (?1, ?2, ?3)")
+            .map_err(sql)?;
+        let embedder = HashEmbedder;
+        for (i, c) in claims.iter().enumerate() {
+            let rowid = i as i64 + 1;
+            let visible = c.visible(mode);
+            let emb = quantize(&embedder.embed(&format!("{} {}", c.subject, c.text)));
+            ins.execute(params![
+                rowid,
+                c.id,
+                c.text,
+                c.claim_type,
+                c.subject,
+                c.scope,
+                c.status,
+                visible,
+                c.independent_sessions,
+                c.confidence,
+                c.created_at,
+                c.promoted_at,
+                c.agent,
+                c.session,
+                emb
+            ])
+            .map_err(sql)?;
+            if visible {
+                fts.execute(params![rowid, c.text, c.subject])
+                    .map_err(sql)?;
+            }
+        }
+        let mut ev = tx
+            .prepare("INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")
+            .map_err(sql)?;
+        for e in events {
+            ev.execute(params![
+                e.at,
+                e.subject,
+                e.kind,
+                e.claim_id,
+                e.agent,
+                e.session,
+                e.text,
+                mode == "on"
+            ])
+            .map_err(sql)?;
+        }
+    }
+    tx.commit().map_err(sql)?;
+    conn.execute_batch("INSERT INTO claims_fts(claims_fts) VALUES('optimize'); ANALYZE;")
+        .map_err(sql)?;
+    let ok: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(sql)?;
+    if ok != "ok" {
+        return Err(Error::storage(
+            "snapshot",
+            format!("the new snapshot failed its check: {ok}"),
+        ));
+    }
+    drop(conn);
+    std::fs::File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::io("cannot fsync", path, e))
+}

@@ -1,0 +1,87 @@
+//! The published memory snapshot: one SQLite file with the claims, an FTS5 index over
+//! the agent-visible ones, a 256-dim embedding per claim, and the timeline of claim
+//! events. Built whole by `ctxlake maint`, then only ever opened read-only.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use crate::error::{Error, Result};
+
+pub mod build;
+pub mod embed;
+pub mod search;
+
+pub const SCHEMA: &str = "
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE claims(
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  text TEXT NOT NULL,
+  type TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  status TEXT NOT NULL,
+  visible INTEGER NOT NULL,
+  independent_sessions INTEGER NOT NULL,
+  confidence REAL NOT NULL,
+  created_at TEXT NOT NULL,
+  promoted_at TEXT,
+  agent TEXT NOT NULL,
+  session TEXT NOT NULL,
+  embedding BLOB NOT NULL
+);
+CREATE INDEX claims_subject ON claims(subject COLLATE NOCASE);
+CREATE VIRTUAL TABLE claims_fts USING fts5(text, subject, content='', contentless_delete=1, tokenize='porter unicode61');
+CREATE TABLE events(
+  at TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  claim_id TEXT NOT NULL,
+  agent TEXT NOT NULL,
+  session TEXT NOT NULL,
+  text TEXT NOT NULL,
+  visible INTEGER NOT NULL
+);
+CREATE INDEX events_subject ON events(subject COLLATE NOCASE, at);
+";
+
+/// A published snapshot opened read-only and immutable (it is never changed in place).
+pub struct Snapshot {
+    pub conn: Connection,
+    pub id: String,
+    pub mode: String,
+}
+
+impl Snapshot {
+    pub fn open(path: &Path) -> Result<Snapshot> {
+        let uri = format!("file:{}?mode=ro&immutable=1", path.display());
+        let conn = Connection::open_with_flags(
+            uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| {
+            Error::storage(
+                "snapshot",
+                format!("cannot open snapshot `{}`", path.display()),
+            )
+            .source(e)
+        })?;
+        let meta = |k: &str| -> Result<Option<String>> {
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get(0))
+                .optional()
+                .map_err(|e| {
+                    Error::storage(
+                        "snapshot",
+                        format!("snapshot `{}` is unreadable", path.display()),
+                    )
+                    .source(e)
+                })
+        };
+        let id = meta("snapshot_id")?.unwrap_or_default();
+        let mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        Ok(Snapshot { conn, id, mode })
+    }
+}

@@ -1,0 +1,264 @@
+//! Memory search over a snapshot. How results are ranked (documented in the README):
+//! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words, any
+//!    query word may match), top 200 candidates;
+//! 2. vector: cosine between the query's embedding and each candidate's; when the
+//!    lexical pass finds fewer than `k`, every visible claim is scanned by cosine
+//!    (≥ 0.3) so typo'd or reworded queries still find something;
+//! 3. fusion: reciprocal-rank fusion, `1/(60+rank_bm25) + 1/(60+rank_cosine)`.
+
+use std::collections::HashMap;
+
+use rusqlite::params_from_iter;
+
+use super::Snapshot;
+use super::build::{ClaimRow, EventRow};
+use super::embed::{Embedder, HashEmbedder, cosine_q};
+use crate::error::{Error, Result};
+
+const LEXICAL_CANDIDATES: usize = 200;
+const MIN_COSINE: f32 = 0.3;
+const RRF_K: f64 = 60.0;
+
+pub struct Query<'a> {
+    pub text: &'a str,
+    pub subject: Option<&'a str>,
+    pub claim_type: Option<&'a str>,
+    pub scope: Option<&'a str>,
+    pub k: usize,
+}
+
+pub struct Hit {
+    pub claim: ClaimRow,
+    pub score: f64,
+}
+
+fn sql(e: rusqlite::Error) -> Error {
+    Error::storage("snapshot", "cannot query the snapshot").source(e)
+}
+
+/// Hits best first, and whether more matched than `k`.
+pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
+    let qv = HashEmbedder.embed(q.text);
+    let words: Vec<String> = q
+        .text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("\"{w}\""))
+        .collect();
+    let mut lexical: Vec<i64> = Vec::new();
+    if !words.is_empty() {
+        let mut st = snap
+            .conn
+            .prepare_cached(
+                "SELECT rowid FROM claims_fts WHERE claims_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+            )
+            .map_err(sql)?;
+        let rows = st
+            .query_map(
+                rusqlite::params![words.join(" OR "), LEXICAL_CANDIDATES as i64],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        lexical = rows.collect::<std::result::Result<_, _>>().map_err(sql)?;
+    }
+    let mut cands = fetch(snap, q, Some(&lexical))?;
+    let scanned = cands.len() < q.k;
+    if scanned {
+        cands = fetch(snap, q, None)?;
+    }
+    let lex_rank: HashMap<i64, usize> = lexical.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+    let mut scored: Vec<(i64, ClaimRow, f32)> = cands
+        .into_iter()
+        .map(|(rowid, c, emb)| (rowid, c, cosine_q(&qv, &emb)))
+        .filter(|(rowid, _, cos)| lex_rank.contains_key(rowid) || *cos >= MIN_COSINE)
+        .collect();
+    scored.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let mut hits: Vec<Hit> = scored
+        .into_iter()
+        .enumerate()
+        .map(|(cos_rank, (rowid, claim, _))| {
+            let mut score = 1.0 / (RRF_K + cos_rank as f64 + 1.0);
+            if let Some(r) = lex_rank.get(&rowid) {
+                score += 1.0 / (RRF_K + *r as f64 + 1.0);
+            }
+            Hit { claim, score }
+        })
+        .collect();
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.claim.id.cmp(&b.claim.id))
+    });
+    let truncated = hits.len() > q.k;
+    hits.truncate(q.k);
+    Ok((hits, truncated))
+}
+
+const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";
+
+/// Visible claims passing the filters: among `rowids` when given, else all of them.
+fn fetch(
+    snap: &Snapshot,
+    q: &Query,
+    rowids: Option<&[i64]>,
+) -> Result<Vec<(i64, ClaimRow, Vec<u8>)>> {
+    let mut where_ = vec!["visible = 1".to_string()];
+    let mut args: Vec<String> = Vec::new();
+    for (col, v) in [
+        ("subject", q.subject),
+        ("type", q.claim_type),
+        ("scope", q.scope),
+    ] {
+        if let Some(v) = v {
+            args.push(v.to_string());
+            where_.push(format!("{col} = ?{} COLLATE NOCASE", args.len()));
+        }
+    }
+    if let Some(ids) = rowids {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+        where_.push(format!("rowid IN ({})", list.join(",")));
+    }
+    let sql_text = format!(
+        "SELECT {COLUMNS} FROM claims WHERE {}",
+        where_.join(" AND ")
+    );
+    let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
+    let rows = st
+        .query_map(params_from_iter(args.iter()), |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                ClaimRow {
+                    id: r.get(1)?,
+                    text: r.get(2)?,
+                    claim_type: r.get(3)?,
+                    subject: r.get(4)?,
+                    scope: r.get(5)?,
+                    status: r.get(6)?,
+                    independent_sessions: r.get(7)?,
+                    confidence: r.get(8)?,
+                    created_at: r.get(9)?,
+                    promoted_at: r.get(10)?,
+                    agent: r.get(11)?,
+                    session: r.get(12)?,
+                },
+                r.get::<_, Vec<u8>>(13)?,
+            ))
+        })
+        .map_err(sql)?;
+    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+}
+
+/// Visible claim events about `subject` since `since`, oldest first; `limit + 1` rows to detect truncation.
+pub fn timeline(
+    snap: &Snapshot,
+    subject: &str,
+    since: Option<&str>,
+    limit: usize,
+) -> Result<Vec<EventRow>> {
+    let mut st = snap
+        .conn
+        .prepare_cached(
+            "SELECT at, subject, kind, claim_id, agent, session, text FROM events
+             WHERE subject = ?1 COLLATE NOCASE AND visible = 1 AND at >= ?2 ORDER BY at, claim_id LIMIT ?3",
+        )
+        .map_err(sql)?;
+    let rows = st
+        .query_map(
+            rusqlite::params![subject, since.unwrap_or(""), limit as i64 + 1],
+            |r| {
+                Ok(EventRow {
+                    at: r.get(0)?,
+                    subject: r.get(1)?,
+                    kind: r.get(2)?,
+                    claim_id: r.get(3)?,
+                    agent: r.get(4)?,
+                    session: r.get(5)?,
+                    text: r.get(6)?,
+                })
+            },
+        )
+        .map_err(sql)?;
+    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::build::build;
+    use super::*;
+
+    fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
+        ClaimRow {
+            id: id.into(),
+            text: text.into(),
+            claim_type: "environment".into(),
+            subject: subject.into(),
+            scope: "fleet".into(),
+            status: status.into(),
+            independent_sessions: 2,
+            confidence: 0.8,
+            created_at: "2026-11-01T00:00:00.000Z".into(),
+            promoted_at: Some("2026-11-02T00:00:00.000Z".into()),
+            agent: "a".into(),
+            session: "s".into(),
+        }
+    }
+
+    #[test]
+    fn lexical_vector_fusion_and_visibility() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.sqlite");
+        let claims = vec![
+            claim(
+                "c1",
+                "cargo test needs RUSTFLAGS=-D warnings",
+                "ci",
+                "promoted",
+            ),
+            claim(
+                "c2",
+                "the integration database is postgres 15",
+                "db",
+                "promoted",
+            ),
+            claim("c3", "secret plan nobody approved", "ci", "proposed"),
+            claim(
+                "c4",
+                "cargo builds are slow without sccache",
+                "ci",
+                "contested",
+            ),
+        ];
+        build(&p, "snap1", "f", "on", &claims, &[]).unwrap();
+        let s = Snapshot::open(&p).unwrap();
+        assert_eq!(s.id, "snap1");
+        let q = |text, k| Query {
+            text,
+            subject: None,
+            claim_type: None,
+            scope: None,
+            k,
+        };
+        let (hits, _) = search(&s, &q("cargo test warnings", 10)).unwrap();
+        assert_eq!(hits[0].claim.id, "c1");
+        assert!(
+            hits.iter().all(|h| h.claim.id != "c3"),
+            "proposed claims are never visible"
+        );
+        let (typo, _) = search(&s, &q("postgress databse", 10)).unwrap();
+        assert_eq!(
+            typo.first().map(|h| h.claim.id.as_str()),
+            Some("c2"),
+            "cosine fallback finds typos"
+        );
+        let (one, truncated) = search(&s, &q("cargo", 1)).unwrap();
+        assert_eq!(one.len(), 1);
+        assert!(truncated);
+        let shadow = d.path().join("shadow.sqlite");
+        build(&shadow, "snap2", "f", "shadow", &claims, &[]).unwrap();
+        let (none, _) = search(&Snapshot::open(&shadow).unwrap(), &q("cargo", 10)).unwrap();
+        assert!(none.is_empty());
+    }
+}

@@ -1,0 +1,343 @@
+//! The local write queue: one framed JSON line per record, appended with one `write()`
+//! by many processes at once, read back by a reader that survives torn records.
+//!
+//! Frame: `{"v":1,"crc":"<crc32 of the rest, 8 hex>","id":"<ulid>",…}\n`. The prefix is
+//! fixed and first, so a reader that meets a line glued to a killed writer's partial
+//! record can resync on it: JSON escapes `"` in strings, so the prefix cannot occur
+//! inside a string value.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+pub const PREFIX: &[u8] = b"{\"v\":1,\"crc\":\"";
+
+/// One queued write. `payload` is the tool's scrubbed arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub id: String,
+    pub ts: String,
+    pub fleet: String,
+    pub agent: String,
+    pub session: String,
+    pub kind: String,
+    pub payload: Value,
+}
+
+/// Encode `rec` as one complete line.
+pub fn encode(rec: &Record) -> Vec<u8> {
+    let json = serde_json::to_vec(rec).unwrap_or_default();
+    let rest = &json[1..]; // `"id":…}` — everything after the opening brace
+    let crc = crc32fast::hash(rest);
+    let mut line = Vec::with_capacity(PREFIX.len() + 10 + rest.len() + 1);
+    line.extend_from_slice(PREFIX);
+    line.extend_from_slice(format!("{crc:08x}\",").as_bytes());
+    line.extend_from_slice(rest);
+    line.push(b'\n');
+    line
+}
+
+/// Decode one line (without its newline) if it is exactly one intact record.
+pub fn decode(line: &[u8]) -> Option<Record> {
+    let body = line.strip_prefix(PREFIX)?;
+    let (hex, rest) = (body.get(..8)?, body.get(8..)?);
+    let rest = rest.strip_prefix(b"\",")?;
+    let want = u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+    if crc32fast::hash(rest) != want {
+        return None;
+    }
+    let mut json = Vec::with_capacity(rest.len() + 1);
+    json.push(b'{');
+    json.extend_from_slice(rest);
+    serde_json::from_slice(&json).ok()
+}
+
+/// Size limits for one spool directory.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Refuse a write that would take the directory past this many bytes.
+    pub max_dir_bytes: u64,
+    /// Rotate (rename aside) a file that has grown past this many bytes.
+    pub rotate_bytes: u64,
+}
+
+/// Append `rec` to `path` as one `write()` under an exclusive lock, then (if `durable`)
+/// fsync. The lock orders writers against `sync`'s rotation; it does not make the write
+/// atomic under SIGKILL — the reader's resync does that.
+pub fn append(path: &Path, rec: &Record, limits: Limits, durable: bool) -> Result<()> {
+    let line = encode(rec);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if !dir.exists() {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Error::io("cannot create spool directory", dir, e))?;
+    }
+    let used = dir_bytes(dir);
+    if used + line.len() as u64 > limits.max_dir_bytes {
+        return Err(Error::refused(
+            "spool_full",
+            format!(
+                "the spool `{}` holds {} of its {} limit; this write was not queued",
+                dir.display(),
+                human_bytes(used),
+                human_bytes(limits.max_dir_bytes)
+            ),
+        )
+        .hint(
+            "run `ctxlake sync` to drain it into the lake (or raise `[limits] spool_max_bytes`)",
+        ));
+    }
+    if fs::metadata(path).is_ok_and(|m| m.len() >= limits.rotate_bytes) {
+        rotate(path);
+    }
+    let file = open_locked(path)?;
+    let written = (&file)
+        .write(&line)
+        .map_err(|e| Error::io("cannot append to", path, e))?;
+    if written != line.len() {
+        // Never write the remainder with a second call: it could interleave with another writer.
+        return Err(Error::storage(
+            "short_write",
+            format!(
+                "only {written} of {} bytes reached `{}`",
+                line.len(),
+                path.display()
+            ),
+        )
+        .hint("check free disk space; the partial line is skipped by readers"));
+    }
+    if durable {
+        file.sync_data()
+            .map_err(|e| Error::io("cannot fsync", path, e))?;
+    }
+    Ok(())
+}
+
+/// Open for append and lock; reopen if `sync` renamed the file between our open and lock.
+fn open_locked(path: &Path) -> Result<File> {
+    for _ in 0..8 {
+        let file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| Error::io("cannot open spool", path, e))?;
+        file.lock()
+            .map_err(|e| Error::io("cannot lock spool", path, e))?;
+        let same = match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+            _ => false,
+        };
+        if same {
+            return Ok(file);
+        }
+    }
+    Err(Error::storage(
+        "spool_busy",
+        format!("`{}` kept moving while opening it", path.display()),
+    )
+    .hint("is `ctxlake sync` rotating in a loop? retry in a moment"))
+}
+
+/// Rename a full spool file aside (`<stem>.<ulid>.ndjson`); readers drain sealed files.
+/// Losing the race to another rotator is fine.
+pub fn rotate(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_stem()?.to_str()?;
+    let sealed = path.with_file_name(format!("{stem}.{}.ndjson", crate::ulid::new()));
+    fs::rename(path, &sealed).ok().map(|_| sealed)
+}
+
+/// Total bytes of regular files directly in `dir`.
+pub fn dir_bytes(dir: &Path) -> u64 {
+    let Ok(rd) = fs::read_dir(dir) else { return 0 };
+    rd.flatten()
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+pub fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+/// What a read of one spool file found.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Scan {
+    pub records: Vec<Record>,
+    /// Byte offset just past the last complete line (where the next read starts).
+    pub end_offset: u64,
+    /// Lines that held no intact record at all.
+    pub bad_lines: usize,
+    /// Intact records recovered from a line glued to a torn one.
+    pub resynced: usize,
+    /// Bytes of torn or corrupt data skipped.
+    pub skipped_bytes: u64,
+    /// A final line without newline: a write in progress, or torn if the file is sealed.
+    pub partial_tail_bytes: u64,
+}
+
+/// Read every complete line of `bytes` starting at `from`.
+pub fn scan(bytes: &[u8], from: u64) -> Scan {
+    let mut s = Scan {
+        end_offset: from,
+        ..Scan::default()
+    };
+    let mut pos = (from as usize).min(bytes.len());
+    while pos < bytes.len() {
+        let Some(nl) = bytes[pos..].iter().position(|b| *b == b'\n') else {
+            s.partial_tail_bytes = (bytes.len() - pos) as u64;
+            break;
+        };
+        let line = &bytes[pos..pos + nl];
+        pos += nl + 1;
+        s.end_offset = pos as u64;
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rec) = decode(line) {
+            s.records.push(rec);
+            continue;
+        }
+        // Resync: the leftmost prefix from which the rest of the line is one intact record.
+        match find_prefixes(line)
+            .into_iter()
+            .skip_while(|p| *p == 0)
+            .find_map(|p| decode(&line[p..]).map(|r| (p, r)))
+        {
+            Some((p, rec)) => {
+                s.skipped_bytes += p as u64;
+                s.resynced += 1;
+                s.records.push(rec);
+            }
+            None => {
+                s.bad_lines += 1;
+                s.skipped_bytes += line.len() as u64 + 1;
+            }
+        }
+    }
+    s
+}
+
+fn find_prefixes(line: &[u8]) -> Vec<usize> {
+    line.windows(PREFIX.len())
+        .enumerate()
+        .filter(|(_, w)| *w == PREFIX)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Read a whole spool file from `from`.
+pub fn read_file(path: &Path, from: u64) -> Result<Scan> {
+    let bytes = fs::read(path).map_err(|e| Error::io("cannot read spool", path, e))?;
+    Ok(scan(&bytes, from))
+}
+
+/// Every `*.ndjson` below `dir` (recursively), sorted, for readers and `spool check`.
+pub fn list_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "ndjson") => out.push(p),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(n: usize, payload: Value) -> Record {
+        Record {
+            id: format!("01J{n:023}"),
+            ts: "2026-11-29T00:00:00.000Z".into(),
+            fleet: "f".into(),
+            agent: "a".into(),
+            session: "s".into(),
+            kind: "fleet_claim".into(),
+            payload,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_checksum() {
+        let r = rec(1, serde_json::json!({"reason": "line\nbreak \"quoted\""}));
+        let line = encode(&r);
+        assert!(line.starts_with(PREFIX) && line.ends_with(b"\n"));
+        assert_eq!(line.iter().filter(|b| **b == b'\n').count(), 1);
+        assert_eq!(decode(&line[..line.len() - 1]), Some(r));
+        let mut bad = line.clone();
+        let i = bad.len() - 5;
+        bad[i] ^= 1;
+        assert_eq!(decode(&bad[..bad.len() - 1]), None);
+    }
+
+    #[test]
+    fn torn_record_glued_to_the_next_is_resynced() {
+        // A payload that itself contains the prefix must not fool the resync.
+        let nested = serde_json::json!({"x": {"v": 1, "crc": "deadbeef"}});
+        let a = encode(&rec(1, nested.clone()));
+        let b = encode(&rec(2, nested));
+        let c = encode(&rec(3, Value::Null));
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&a[..a.len() / 2]); // torn: killed mid-write, no newline
+        bytes.extend_from_slice(&b);
+        bytes.extend_from_slice(b"garbage line\n");
+        bytes.extend_from_slice(&c[..20]); // in-progress tail
+        let s = scan(&bytes, 0);
+        assert_eq!(s.records.len(), 1);
+        assert_eq!(s.records[0].id, rec(2, Value::Null).id);
+        assert_eq!(s.resynced, 1);
+        assert_eq!(s.bad_lines, 1);
+        assert_eq!(s.partial_tail_bytes, 20);
+        assert_eq!(s.end_offset as usize, bytes.len() - 20);
+    }
+
+    #[test]
+    fn append_refuses_over_cap_and_rotates() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("mcp/f.ndjson");
+        let small = Limits {
+            max_dir_bytes: 10_000,
+            rotate_bytes: 600,
+        };
+        for i in 0..5 {
+            append(&p, &rec(i, Value::Null), small, true).unwrap();
+        }
+        assert!(list_files(d.path()).len() >= 2, "rotated");
+        let all: usize = list_files(d.path())
+            .iter()
+            .map(|f| read_file(f, 0).unwrap().records.len())
+            .sum();
+        assert_eq!(all, 5);
+        let tiny = Limits {
+            max_dir_bytes: 100,
+            rotate_bytes: 600,
+        };
+        let e = append(&p, &rec(9, Value::Null), tiny, true).unwrap_err();
+        assert_eq!(e.code, "spool_full");
+        assert!(e.hint.unwrap().contains("ctxlake sync"));
+    }
+}

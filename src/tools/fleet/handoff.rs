@@ -1,0 +1,71 @@
+//! `fleet_handoff`: leave a note for whoever picks this work up next.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::tools::queue::{self, Queued};
+use crate::tools::{Ctx, Tool, invoke, schema_of};
+
+pub const TOOL: Tool = Tool {
+    name: "fleet_handoff",
+    title: "Leave a handoff note",
+    description: "Leave a handoff note for the next coding agent or person in the fleet: what you did, where it stands, and what should happen next. It appears in `fleet_history` and in every agent's session-start briefing. Queued for sync.",
+    read_only: false,
+    input_schema: schema_of::<HandoffInput>,
+    output_schema: schema_of::<Queued>,
+    call: |ctx, args| invoke(ctx, args, run),
+};
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffStatus {
+    Done,
+    InProgress,
+    Blocked,
+    Abandoned,
+}
+
+impl HandoffStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffStatus::Done => "done",
+            HandoffStatus::InProgress => "in_progress",
+            HandoffStatus::Blocked => "blocked",
+            HandoffStatus::Abandoned => "abandoned",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffInput {
+    #[serde(default)]
+    pub fleet: Option<String>,
+    /// What was done and where it stands.
+    pub summary: String,
+    /// `done`, `in_progress`, `blocked` or `abandoned`.
+    pub status: HandoffStatus,
+    /// What the next agent should do.
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
+pub fn run(ctx: &Ctx, input: HandoffInput) -> Result<Queued> {
+    let fleet = ctx.fleet(input.fleet.as_deref())?;
+    if input.summary.trim().is_empty() {
+        return Err(
+            Error::refused("summary_missing", "a handoff needs a summary")
+                .hint("say what was done and where it stands"),
+        );
+    }
+    let repo = crate::repo::discover(&ctx.cwd).map(|r| r.id);
+    let payload = json!({
+        "summary": input.summary,
+        "status": input.status.as_str(),
+        "next": input.next,
+        "repo": repo,
+    });
+    queue::write(ctx, &fleet, "fleet_handoff", payload)
+}

@@ -1,0 +1,101 @@
+//! `fleet_history`: recent sessions (with outcomes) and handoff notes, from the cache.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cache::{self, HandoffNote, Handoffs, History, SessionDigest};
+use crate::error::Result;
+use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+
+pub const TOOL: Tool = Tool {
+    name: "fleet_history",
+    title: "Fleet history",
+    description: "Recent coding-agent sessions in this fleet (who, which repo, outcome, files touched, commands and tests run) and the handoff notes they left, newest first. Use it to learn what was already tried before starting work.",
+    read_only: true,
+    input_schema: schema_of::<HistoryInput>,
+    output_schema: schema_of::<HistoryOutput>,
+    call: |ctx, args| invoke(ctx, args, run),
+};
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryInput {
+    #[serde(default)]
+    pub fleet: Option<String>,
+    /// Only this repository (normalized remote like `github.com/org/repo`, or a root path).
+    #[serde(default)]
+    pub repo: Option<String>,
+    /// Only since this time: RFC 3339, a date, or an age like `2h`, `7d`.
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Rows per list (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HistoryOutput {
+    pub fleet: String,
+    pub generated_at: Option<String>,
+    pub cache_age_secs: Option<i64>,
+    pub sessions: Vec<SessionDigest>,
+    pub handoffs: Vec<HandoffNote>,
+    /// More rows matched than were returned.
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+pub fn run(ctx: &Ctx, input: HistoryInput) -> Result<HistoryOutput> {
+    let fleet = ctx.fleet(input.fleet.as_deref())?;
+    let now = ctx.now_ms();
+    let since = input
+        .since
+        .as_deref()
+        .map(|s| crate::time::parse_since(s, now))
+        .transpose()?;
+    let limit = rules::clamp(input.limit, rules::DEFAULT_LIMIT);
+    let after =
+        |t: &str| since.is_none_or(|s| crate::time::parse_rfc3339(t).is_some_and(|t| t >= s));
+    let in_repo = |r: &Option<String>| {
+        input
+            .repo
+            .as_ref()
+            .is_none_or(|want| r.as_ref() == Some(want))
+    };
+
+    let hist: cache::Read<History> = cache::read(&ctx.paths, &fleet, cache::HISTORY);
+    let hand: cache::Read<Handoffs> = cache::read(&ctx.paths, &fleet, cache::HANDOFFS);
+    let generated_at = hist.data.as_ref().map(|h| h.generated_at.clone());
+    let sessions: Vec<_> = hist
+        .data
+        .map(|h| h.sessions)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|s| after(&s.started_at) && in_repo(&s.repo))
+        .collect();
+    let handoffs: Vec<_> = hand
+        .data
+        .map(|h| h.handoffs)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|h| after(&h.at) && in_repo(&h.repo))
+        .collect();
+    let (sessions, t1) = rules::cap(sessions, limit);
+    let (handoffs, t2) = rules::cap(handoffs, limit);
+    let note = match (hist.note, hand.note) {
+        (Some(a), Some(_)) => Some(a),
+        (a, b) => a.or(b),
+    };
+    Ok(HistoryOutput {
+        fleet,
+        cache_age_secs: generated_at
+            .as_deref()
+            .and_then(|g| cache::age_secs(g, now)),
+        generated_at,
+        sessions,
+        handoffs,
+        truncated: t1 || t2,
+        note,
+    })
+}

@@ -1,0 +1,153 @@
+//! `memory_propose`: file a candidate claim with evidence. It never promotes: the
+//! proposal is always scope `agent`, and only the gate (or a person) widens it.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::tools::queue::{self, Queued};
+use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+
+pub const TOOL: Tool = Tool {
+    name: "memory_propose",
+    title: "Propose a memory claim",
+    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync.",
+    read_only: false,
+    input_schema: schema_of::<ProposeInput>,
+    output_schema: schema_of::<Queued>,
+    call: |ctx, args| invoke(ctx, args, run),
+};
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimType {
+    Environment,
+    Convention,
+    Outcome,
+    Preference,
+    Hypothesis,
+}
+
+impl ClaimType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimType::Environment => "environment",
+            ClaimType::Convention => "convention",
+            ClaimType::Outcome => "outcome",
+            ClaimType::Preference => "preference",
+            ClaimType::Hypothesis => "hypothesis",
+        }
+    }
+}
+
+/// One citation: which session and message show the claim. Other fields are kept.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+pub struct Citation {
+    /// The session the evidence comes from (non-empty).
+    pub session_id: String,
+    /// The message within that session (non-empty).
+    pub message_id: String,
+    /// An optional short quote or pointer.
+    #[serde(default)]
+    pub quote: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeInput {
+    #[serde(default)]
+    pub fleet: Option<String>,
+    /// The claim, one or two sentences.
+    pub claim: String,
+    #[serde(rename = "type")]
+    pub claim_type: ClaimType,
+    /// What it is about (a component, tool or topic), used to group and contest claims.
+    pub subject: String,
+    /// 1 to 20 citations, each with a non-empty `session_id` and `message_id`.
+    #[schemars(with = "Vec<Citation>")]
+    pub evidence: Vec<Value>,
+}
+
+pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
+    let fleet = ctx.fleet(input.fleet.as_deref())?;
+    if input.claim.trim().is_empty() || input.subject.trim().is_empty() {
+        return Err(Error::refused(
+            "claim_incomplete",
+            "a claim needs non-empty `claim` and `subject`",
+        )
+        .hint("state the claim and what it is about"));
+    }
+    check_evidence(&input.evidence)?;
+    let payload = json!({
+        "claim": input.claim,
+        "type": input.claim_type.as_str(),
+        "subject": input.subject,
+        "scope": "agent",
+        "evidence": input.evidence,
+    });
+    queue::write(ctx, &fleet, "memory_propose", payload)
+}
+
+/// No evidence, no claim: at least one, at most 20, each naming a session and a message.
+pub fn check_evidence(evidence: &[Value]) -> Result<()> {
+    if evidence.is_empty() {
+        return Err(
+            Error::refused("evidence_missing", "a claim without evidence is refused")
+                .hint("cite at least one `{\"session_id\": …, \"message_id\": …}` that shows it"),
+        );
+    }
+    if evidence.len() > rules::MAX_EVIDENCE {
+        return Err(Error::refused(
+            "evidence_too_many",
+            format!(
+                "{} citations given; at most {} are accepted",
+                evidence.len(),
+                rules::MAX_EVIDENCE
+            ),
+        )
+        .hint("cite the strongest 20; nothing was trimmed or queued"));
+    }
+    for (i, e) in evidence.iter().enumerate() {
+        let has = |k: &str| {
+            e.get(k)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.trim().is_empty())
+        };
+        if !(has("session_id") && has("message_id")) {
+            return Err(Error::refused(
+                "evidence_incomplete",
+                format!("citation {i} lacks a non-empty `session_id` and `message_id`"),
+            )
+            .hint("each citation must name the session and the message that show the claim"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_rules() {
+        let ok = json!({"session_id": "s", "message_id": "m"});
+        assert_eq!(check_evidence(&[]).unwrap_err().code, "evidence_missing");
+        assert_eq!(
+            check_evidence(&[json!({})]).unwrap_err().code,
+            "evidence_incomplete"
+        );
+        assert_eq!(
+            check_evidence(&[json!({"session_id": "s", "message_id": " "})])
+                .unwrap_err()
+                .code,
+            "evidence_incomplete"
+        );
+        assert_eq!(
+            check_evidence(&vec![ok.clone(); 21]).unwrap_err().code,
+            "evidence_too_many"
+        );
+        check_evidence(&vec![ok; 20]).unwrap();
+    }
+}

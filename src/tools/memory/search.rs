@@ -1,0 +1,183 @@
+//! `memory_search`: promoted claims matching a query, with attribution.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{Opened, open_snapshot, render, shadow_note};
+use crate::error::Result;
+use crate::snapshot::search::{Query, search};
+use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+
+pub const TOOL: Tool = Tool {
+    name: "memory_search",
+    title: "Search fleet memory",
+    description: "Search the fleet's shared memory: claims about this codebase's environment, conventions and past outcomes that other coding agents observed and that passed a promotion gate. Results are peer observations with attribution (independent sessions, confidence), not facts: verify before relying on them. Not a web or code search.",
+    read_only: true,
+    input_schema: schema_of::<SearchInput>,
+    output_schema: schema_of::<SearchOutput>,
+    call: |ctx, args| invoke(ctx, args, run),
+};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchInput {
+    #[serde(default)]
+    pub fleet: Option<String>,
+    /// What to look for, in words.
+    pub query: String,
+    /// Only claims of this scope (`agent` or `fleet`).
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Only claims about this subject.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// Only claims of this type: environment, convention, outcome, preference, hypothesis.
+    #[serde(default)]
+    pub claim_type: Option<String>,
+    /// How many results (default 10, at most 200).
+    #[serde(default)]
+    pub k: Option<u32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchOutput {
+    pub fleet: String,
+    pub query: String,
+    /// False when no snapshot was ever published (or memory is off).
+    pub enabled: bool,
+    pub snapshot_id: Option<String>,
+    pub heading: String,
+    pub results: Vec<Hit>,
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Hit {
+    pub id: String,
+    pub claim: String,
+    #[serde(rename = "type")]
+    pub claim_type: String,
+    pub subject: String,
+    pub scope: String,
+    pub status: String,
+    pub independent_sessions: u32,
+    pub confidence: f64,
+    pub contested: bool,
+    pub date: String,
+    pub score: f64,
+    /// The claim as it must be shown: attribution line, then the text.
+    pub rendered: String,
+}
+
+pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
+    let fleet = ctx.fleet(input.fleet.as_deref())?;
+    let k = rules::clamp(input.k, rules::DEFAULT_K);
+    let mut out = SearchOutput {
+        fleet: fleet.clone(),
+        query: input.query.clone(),
+        enabled: false,
+        snapshot_id: None,
+        heading: render::HEADING.into(),
+        results: Vec::new(),
+        truncated: false,
+        note: None,
+    };
+    let snap = match open_snapshot(ctx, &fleet) {
+        Opened::Ready(s) => s,
+        Opened::Unavailable(enabled, note) => {
+            out.enabled = enabled;
+            out.note = Some(note);
+            return Ok(out);
+        }
+    };
+    out.enabled = true;
+    out.snapshot_id = Some(snap.id.clone());
+    if let Some(note) = shadow_note(ctx, &snap) {
+        out.note = Some(note);
+        return Ok(out);
+    }
+    let q = Query {
+        text: &input.query,
+        subject: input.subject.as_deref(),
+        claim_type: input.claim_type.as_deref(),
+        scope: input.scope.as_deref(),
+        k,
+    };
+    let (hits, truncated) = match search(&snap, &q) {
+        Ok(r) => r,
+        Err(e) => {
+            out.note = Some(format!(
+                "the snapshot could not be searched ({}); run `ctxlake sync`",
+                e.one_line()
+            ));
+            return Ok(out);
+        }
+    };
+    out.truncated = truncated;
+    for h in hits {
+        let mut c = h.claim;
+        for s in [
+            &mut c.id,
+            &mut c.text,
+            &mut c.subject,
+            &mut c.claim_type,
+            &mut c.scope,
+            &mut c.status,
+        ] {
+            *s = crate::sanitize::clean(s, crate::sanitize::MAX_FIELD_CHARS);
+        }
+        let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
+        let contested = c.status == "contested";
+        let rendered = render::render(
+            &c.id,
+            &date,
+            c.independent_sessions,
+            c.confidence,
+            contested,
+            &c.text,
+        );
+        out.results.push(Hit {
+            id: c.id,
+            claim: c.text,
+            claim_type: c.claim_type,
+            subject: c.subject,
+            scope: c.scope,
+            status: c.status,
+            independent_sessions: c.independent_sessions,
+            confidence: c.confidence,
+            contested,
+            date: date.get(..10).unwrap_or(&date).to_string(),
+            score: (h.score * 1e6).round() / 1e6,
+            rendered,
+        });
+    }
+    record_shown(ctx, &fleet, &out);
+    Ok(out)
+}
+
+/// Tell the gate which claims this session has now seen, so a later citation of one
+/// by this session is not counted as independent. Best effort: a read never fails on it.
+fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
+    if out.results.is_empty() {
+        return;
+    }
+    let ids: Vec<&str> = out.results.iter().map(|h| h.id.as_str()).collect();
+    let rec = crate::spool::Record {
+        id: crate::ulid::new(),
+        ts: crate::time::now_rfc3339(),
+        fleet: fleet.to_string(),
+        agent: ctx.scope.agent.clone(),
+        session: ctx.scope.session.clone(),
+        kind: "memory_shown".into(),
+        payload: json!({ "claim_ids": ids }),
+    };
+    let _ = crate::spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        crate::tools::queue::limits(ctx),
+        false,
+    );
+}

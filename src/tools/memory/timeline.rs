@@ -1,0 +1,137 @@
+//! `memory_timeline`: what the fleet proposed, promoted, contested and handed off about
+//! a subject, oldest first.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Opened, open_snapshot, shadow_note};
+use crate::cache::{self, Handoffs};
+use crate::error::Result;
+use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+
+pub const TOOL: Tool = Tool {
+    name: "memory_timeline",
+    title: "Subject timeline",
+    description: "What this coding-agent fleet has already tried, claimed, promoted, contested or handed off about one subject (a component, tool or topic), in time order. Use it before repeating an approach someone already tried.",
+    read_only: true,
+    input_schema: schema_of::<TimelineInput>,
+    output_schema: schema_of::<TimelineOutput>,
+    call: |ctx, args| invoke(ctx, args, run),
+};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineInput {
+    #[serde(default)]
+    pub fleet: Option<String>,
+    /// The subject, as claims name it.
+    pub subject: String,
+    /// Only since this time: RFC 3339, a date, or an age like `2h`, `7d`.
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Rows (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TimelineOutput {
+    pub fleet: String,
+    pub subject: String,
+    pub enabled: bool,
+    pub entries: Vec<Entry>,
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Entry {
+    pub at: String,
+    /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired` or `handoff`.
+    pub kind: String,
+    pub claim_id: Option<String>,
+    pub agent: String,
+    pub session: String,
+    pub text: String,
+}
+
+pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
+    let fleet = ctx.fleet(input.fleet.as_deref())?;
+    let limit = rules::clamp(input.limit, rules::DEFAULT_LIMIT);
+    let since = match &input.since {
+        Some(s) => Some(crate::time::format_ms(crate::time::parse_since(
+            s,
+            ctx.now_ms(),
+        )?)),
+        None => None,
+    };
+    let mut out = TimelineOutput {
+        fleet: fleet.clone(),
+        subject: input.subject.clone(),
+        enabled: false,
+        entries: Vec::new(),
+        truncated: false,
+        note: None,
+    };
+    let mut entries = Vec::new();
+    match open_snapshot(ctx, &fleet) {
+        Opened::Unavailable(enabled, note) => {
+            out.enabled = enabled;
+            out.note = Some(note);
+        }
+        Opened::Ready(snap) => {
+            out.enabled = true;
+            out.note = shadow_note(ctx, &snap);
+            if out.note.is_none() {
+                match crate::snapshot::search::timeline(
+                    &snap,
+                    &input.subject,
+                    since.as_deref(),
+                    limit,
+                ) {
+                    Ok(rows) => entries.extend(rows.into_iter().map(|e| Entry {
+                        at: e.at,
+                        kind: e.kind,
+                        claim_id: Some(e.claim_id),
+                        agent: e.agent,
+                        session: e.session,
+                        text: e.text,
+                    })),
+                    Err(e) => {
+                        out.note =
+                            Some(format!("the snapshot could not be read ({})", e.one_line()))
+                    }
+                }
+            }
+        }
+    }
+    let subject = input.subject.to_lowercase();
+    let hand: cache::Read<Handoffs> = cache::read(&ctx.paths, &fleet, cache::HANDOFFS);
+    for h in hand.data.map(|h| h.handoffs).unwrap_or_default() {
+        let about = h.summary.to_lowercase().contains(&subject)
+            || h.next
+                .as_deref()
+                .is_some_and(|n| n.to_lowercase().contains(&subject));
+        if about && since.as_deref().is_none_or(|s| h.at.as_str() >= s) {
+            let text = match &h.next {
+                Some(n) => format!("[{}] {} — next: {n}", h.status, h.summary),
+                None => format!("[{}] {}", h.status, h.summary),
+            };
+            entries.push(Entry {
+                at: h.at,
+                kind: "handoff".into(),
+                claim_id: None,
+                agent: h.agent,
+                session: h.session,
+                text,
+            });
+        }
+    }
+    for e in &mut entries {
+        e.text = crate::sanitize::clean(&e.text, crate::sanitize::MAX_FIELD_CHARS);
+    }
+    entries.sort_by(|a, b| a.at.cmp(&b.at));
+    (out.entries, out.truncated) = rules::cap(entries, limit);
+    Ok(out)
+}

@@ -1,0 +1,172 @@
+//! The eight tools: plain functions with typed input and output that never print.
+//! `registry()` is the one list both the CLI and the MCP server read.
+
+use std::path::PathBuf;
+
+use serde::{Serialize, de::DeserializeOwned};
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use crate::scope::{Scope, ScopeFlags};
+
+pub mod fleet;
+pub mod memory;
+pub mod queue;
+pub mod rules;
+
+/// Everything a tool may look at: where files are, who is acting, and the pin.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub paths: Paths,
+    pub config: Config,
+    pub scope: Scope,
+    /// `ctxlake mcp --fleet X`: every other fleet is refused.
+    pub pinned_fleet: Option<String>,
+    pub cwd: PathBuf,
+}
+
+impl Ctx {
+    /// Paths and config from the environment, scope from flags > env > config > default.
+    pub fn load(flags: &ScopeFlags) -> Result<Ctx> {
+        let paths = Paths::from_env()?;
+        let config = Config::load(&paths.config_file())?;
+        let scope = Scope::resolve(flags, &config)?;
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        Ok(Ctx {
+            paths,
+            config,
+            scope,
+            pinned_fleet: None,
+            cwd,
+        })
+    }
+
+    /// The fleet a call acts in: the requested one (validated, and allowed by the pin) or ours.
+    pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
+        let fleet = requested.unwrap_or(&self.scope.fleet);
+        crate::scope::validate_id("fleet", fleet)?;
+        if let Some(pin) = &self.pinned_fleet {
+            if pin != fleet {
+                return Err(Error::refused(
+                    "fleet_not_accessible",
+                    format!(
+                        "fleet `{fleet}` is not accessible: this server is pinned to fleet `{pin}`"
+                    ),
+                )
+                .hint(format!("omit `fleet` or pass `{pin}`")));
+            }
+        }
+        Ok(fleet.to_string())
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        crate::time::now_ms()
+    }
+}
+
+/// A tool as both surfaces see it.
+pub struct Tool {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub read_only: bool,
+    pub input_schema: fn() -> Value,
+    pub output_schema: fn() -> Value,
+    /// Deserialize arguments, run, serialize the output object.
+    pub call: fn(&Ctx, Value) -> Result<Value>,
+}
+
+/// Adding a tool = one module + one line here.
+pub fn registry() -> &'static [Tool] {
+    static TOOLS: [Tool; 8] = [
+        fleet::status::TOOL,
+        fleet::claim::TOOL,
+        fleet::release::TOOL,
+        fleet::history::TOOL,
+        fleet::handoff::TOOL,
+        memory::search::TOOL,
+        memory::propose::TOOL,
+        memory::timeline::TOOL,
+    ];
+    &TOOLS
+}
+
+pub fn find(name: &str) -> Option<&'static Tool> {
+    registry().iter().find(|t| t.name == name)
+}
+
+/// Decode `args` into the tool's input type (naming the bad field), run it, encode the output.
+pub fn invoke<I: DeserializeOwned, O: Serialize>(
+    ctx: &Ctx,
+    args: Value,
+    run: fn(&Ctx, I) -> Result<O>,
+) -> Result<Value> {
+    let args = if args.is_null() {
+        Value::Object(Default::default())
+    } else {
+        args
+    };
+    let input: I = serde_json::from_value(args).map_err(|e| {
+        Error::usage("invalid_arguments", format!("invalid arguments: {e}"))
+            .hint("see the tool's inputSchema (`ctxlake mcp` tools/list)")
+    })?;
+    let out = run(ctx, input)?;
+    serde_json::to_value(out)
+        .map_err(|e| Error::storage("internal", "cannot encode the tool output").source(e))
+}
+
+/// The JSON Schema (draft 2020-12, subschemas inlined, root `type: object`) of `T`.
+pub fn schema_of<T: schemars::JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let mut v = generator.into_root_schema_for::<T>().to_value();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("$schema");
+        o.remove("title");
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_names_are_unique_snake_case_and_schemas_are_objects() {
+        let mut names: Vec<_> = registry().iter().map(|t| t.name).collect();
+        assert_eq!(names.len(), 8);
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 8);
+        for t in registry() {
+            assert!(
+                t.name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{}",
+                t.name
+            );
+            for s in [(t.input_schema)(), (t.output_schema)()] {
+                assert_eq!(s["type"], "object", "{}: {s}", t.name);
+                assert!(
+                    !s.to_string().contains("$ref"),
+                    "{} schema must be inlined",
+                    t.name
+                );
+            }
+            assert_eq!(
+                (t.input_schema)()["additionalProperties"],
+                false,
+                "{}",
+                t.name
+            );
+            assert!(
+                t.description.len() > 60,
+                "{} needs a description an agent can tell apart",
+                t.name
+            );
+        }
+        assert!(find("memory_write").is_none());
+    }
+}
