@@ -10,6 +10,7 @@ use crate::scope::ScopeFlags;
 pub mod completions;
 pub mod fleet;
 pub mod init;
+pub mod man;
 pub mod memory;
 pub mod spool;
 
@@ -61,7 +62,6 @@ impl GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write or update ~/.ctxlake/config.toml (optional: defaults work without it).
     Init(init::InitArgs),
     /// Who is working where: status, advisory leases, history, handoffs.
     #[command(subcommand)]
@@ -72,7 +72,6 @@ pub enum Command {
     /// Inspect the local write queue.
     #[command(subcommand)]
     Spool(spool::SpoolCmd),
-    /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
 }
 

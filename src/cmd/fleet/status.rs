@@ -23,10 +23,8 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let out = status(&ctx, StatusInput { fleet: None })?;
     let o = g.output();
-    if !g.json {
-        if let Some(n) = &out.note {
-            o.note(&format!("note: {n}"));
-        }
+    if let (false, Some(n)) = (g.json, &out.note) {
+        o.note(&format!("note: {n}"));
     }
     printed(o.emit(&out, render))
 }
