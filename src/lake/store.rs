@@ -215,9 +215,11 @@ impl Store for LocalStore {
         if pending.len() <= SYNCFS_ABOVE {
             let mut dirs: Vec<&Path> = Vec::new();
             for p in &pending {
-                fs::File::open(p)
-                    .and_then(|f| f.sync_all())
-                    .map_err(|e| Error::io("cannot fsync", p, e))?;
+                match fs::File::open(p).and_then(|f| f.sync_all()) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue, // deleted since
+                    Err(e) => return Err(Error::io("cannot fsync", p, e)),
+                }
                 if let Some(d) = p.parent().filter(|d| !dirs.contains(d)) {
                     dirs.push(d);
                 }
