@@ -44,8 +44,7 @@ pub fn latest_manifest(store: &dyn Store, fleet: &str) -> Result<Option<Manifest
     let Some(last) = store
         .list(&keys::manifests(fleet))?
         .into_iter()
-        .filter(|o| keys::manifest_seq(&o.key).is_some())
-        .next_back()
+        .rfind(|o| keys::manifest_seq(&o.key).is_some())
     else {
         return Ok(None);
     };
@@ -76,6 +75,8 @@ pub struct Folded {
 struct Building {
     row: ClaimRow,
     independent: HashSet<String>,
+    /// When each independent session first proposed it, in order.
+    independent_at: Vec<String>,
 }
 
 /// The content-addressed id of a claim: the same words about the same subject are one claim.
@@ -161,13 +162,14 @@ pub fn fold(events: &[Event]) -> Folded {
                             session: e.session.clone(),
                         },
                         independent: HashSet::new(),
+                        independent_at: Vec::new(),
                     }
                 });
                 let was_shown = shown
                     .get(&(e.session.clone(), id.clone()))
                     .is_some_and(|t| t.as_str() <= e.at.as_str());
-                if !was_shown {
-                    b.independent.insert(e.session.clone());
+                if !was_shown && b.independent.insert(e.session.clone()) {
+                    b.independent_at.push(e.at.clone());
                 }
                 b.row.independent_sessions = b.independent.len() as u32;
                 out.events.push(timeline(
@@ -218,9 +220,11 @@ pub fn fold(events: &[Event]) -> Folded {
             "convention" => Some(2),
             _ => None, // preference: only a person; hypothesis: never
         };
-        if needed.is_some_and(|k| n >= k)
+        if let Some(k) = needed.filter(|k| n >= *k)
             && let Some(b) = claims.get_mut(id)
         {
+            // Promoted when the k-th independent session proposed it.
+            let at = b.independent_at.get(k - 1).cloned().unwrap_or(at);
             b.row.status = "promoted".into();
             b.row.scope = "fleet".into();
             b.row.promoted_at = Some(at.clone());
@@ -300,7 +304,14 @@ pub fn contradicts(a: &str, b: &str) -> bool {
     na == nb && valued(&da) && valued(&db) && jaccard >= 0.5
 }
 
-/// Words without negators, and whether the sentence is negated (odd count).
+/// Auxiliaries carry no claim content once negation is taken out ("does not need").
+const AUXILIARIES: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "be", "been", "will", "would", "can", "could",
+    "should", "must", "has", "have", "had", "a", "an", "the",
+];
+
+/// Words without negators and auxiliaries, crudely singularized, and whether the
+/// sentence is negated (odd count).
 fn words(s: &str) -> (HashSet<String>, bool) {
     let s = s
         .to_lowercase()
@@ -315,8 +326,13 @@ fn words(s: &str) -> (HashSet<String>, bool) {
         match w {
             "" => {}
             "not" | "no" | "never" | "without" | "none" => neg = !neg,
+            w if AUXILIARIES.contains(&w) => {}
             w => {
-                set.insert(w.to_string());
+                let stem = match w.strip_suffix('s') {
+                    Some(st) if w.len() > 3 && !w.ends_with("ss") => st,
+                    _ => w,
+                };
+                set.insert(stem.to_string());
             }
         }
     }
@@ -451,6 +467,18 @@ mod tests {
             "contested"
         );
         assert!(!contradicts("cargo test is slow", "the docs are outdated"));
+        assert!(contradicts(
+            "The build needs network access",
+            "The build does not need network access"
+        ));
+        assert!(contradicts(
+            "Tests can't run offline",
+            "Tests can run offline"
+        ));
+        assert!(!contradicts(
+            "The build needs network access",
+            "The build needs network access"
+        ));
         assert!(f.events.iter().any(|e| e.kind == "claim_contested"));
     }
 }
