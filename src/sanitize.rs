@@ -258,6 +258,7 @@ pub fn removed_counts(text: &str) -> Removed {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde_json::json;
