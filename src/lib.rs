@@ -5,6 +5,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod fsutil;
+pub mod install;
 pub mod output;
 pub mod paths;
 pub mod scope;

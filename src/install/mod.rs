@@ -1,0 +1,4 @@
+//! `ctxlake install` / `uninstall`: plan, apply and undo ctxlake's entries in each runtime's
+//! own config files. Never prints; the command layer renders the typed reports.
+
+pub mod jsonc;
