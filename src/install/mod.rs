@@ -2,3 +2,5 @@
 //! own config files. Never prints; the command layer renders the typed reports.
 
 pub mod jsonc;
+pub mod toml;
+pub mod yaml;
