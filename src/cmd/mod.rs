@@ -8,6 +8,8 @@ use crate::output::Output;
 use crate::scope::ScopeFlags;
 
 pub mod completions;
+pub mod install;
+pub mod uninstall;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -59,11 +61,15 @@ impl GlobalArgs {
 pub enum Command {
     /// Generate shell completions.
     Completions(completions::CompletionsArgs),
+    Install(install::InstallArgs),
+    Uninstall(uninstall::UninstallArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
     let g = &cli.global;
     match cli.command {
         Command::Completions(a) => completions::run(&a, g),
+        Command::Install(a) => install::run(&a, g),
+        Command::Uninstall(a) => uninstall::run(&a, g),
     }
 }
