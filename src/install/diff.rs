@@ -85,7 +85,7 @@ fn script<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<Line<'a>> {
         if i < ma.len() && j < mb.len() && ma[i] == mb[j] {
             ops.push((Op::Keep, ma[i], head + i, head + j));
             (i, j) = (i + 1, j + 1);
-        } else if j < mb.len() && (i == ma.len() || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
+        } else if j < mb.len() && (i == ma.len() || lcs[i * w + j + 1] > lcs[(i + 1) * w + j]) {
             ops.push((Op::Add, mb[j], head + i, head + j));
             j += 1;
         } else {

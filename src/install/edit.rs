@@ -159,6 +159,8 @@ fn uninstall_json(
         p.push(Seg::Key(NAME.into()));
         doc.remove(&p);
     }
+    let had_hooks =
+        matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if !m.is_empty());
     if !t.hooks.is_empty() {
         let events: Vec<String> = match doc.value(&jsonc::keys(&["hooks"])) {
             Some(Value::Object(m)) => m.keys().cloned().collect(),
@@ -169,6 +171,11 @@ fn uninstall_json(
             let Some(Value::Array(items)) = doc.value(&p) else {
                 continue;
             };
+            // An event list that held only our entries goes with them, recorded or not.
+            if !items.is_empty() && items.iter().all(|i| all_ours(i, ours)) {
+                doc.remove(&p);
+                continue;
+            }
             for (i, item) in items.iter().enumerate().rev() {
                 if all_ours(item, ours) {
                     doc.remove(&with_index(&p, i));
@@ -183,6 +190,11 @@ fn uninstall_json(
                 }
             }
         }
+    }
+    let now_empty =
+        matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if m.is_empty());
+    if had_hooks && now_empty {
+        doc.remove(&jsonc::keys(&["hooks"]));
     }
     prune(&mut doc, created);
     Ok(doc.into_text())

@@ -128,19 +128,33 @@ pub fn remove_hooks(
     };
     let ci = super::child_indent(&ls, &h, unit(&ls));
     let mut doomed = Vec::new();
+    // Events whose list held only our items go with them (and `hooks:` if that was all),
+    // recorded or not.
+    let mut emptied: Vec<Vec<Seg>> = Vec::new();
+    let mut events = 0;
     for n in h.at + 1..h.body_end {
         if ls[n].content() && ls[n].indent == ci && ls[n].body().ends_with(':') {
+            events += 1;
             let e = Block {
                 at: n,
                 indent: ci,
                 body_end: super::body_end(&ls, n, h.body_end),
             };
-            doomed.extend(
-                items(&ls, &e)
-                    .into_iter()
-                    .filter(|i| is_our_item(&ls, *i, is_ours)),
-            );
+            let all = items(&ls, &e);
+            let mine: Vec<_> = all
+                .iter()
+                .copied()
+                .filter(|i| is_our_item(&ls, *i, is_ours))
+                .collect();
+            if !mine.is_empty() && mine.len() == all.len() {
+                let name = ls[n].body().trim_end_matches(':').to_string();
+                emptied.push(vec![Seg::Key("hooks".into()), Seg::Key(name)]);
+            }
+            doomed.extend(mine);
         }
+    }
+    if !emptied.is_empty() && emptied.len() == events {
+        emptied.push(vec![Seg::Key("hooks".into())]);
     }
     let mut out = text.to_string();
     for i in doomed.iter().rev() {
@@ -148,6 +162,7 @@ pub fn remove_hooks(
     }
     let mut created: Vec<&Vec<Seg>> = created
         .iter()
+        .chain(&emptied)
         .filter(|p| p.first() == Some(&Seg::Key("hooks".into())))
         .collect();
     created.sort_by_key(|p| std::cmp::Reverse(p.len()));
