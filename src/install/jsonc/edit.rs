@@ -199,7 +199,7 @@ impl Doc {
     }
 
     fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), String> {
-        edits.sort_by(|a, b| b.0.start.cmp(&a.0.start));
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
         let mut text = self.text.clone();
         for (r, s) in edits {
             text.replace_range(r, &s);
@@ -331,16 +331,18 @@ fn end_of_line(t: &str, mut at: usize) -> usize {
 
 /// The file's indent unit, from the first member of the root; two spaces if it has none.
 fn detect_unit(t: &str, root: &Node) -> String {
-    if let NodeKind::Object(s) | NodeKind::Array(s) = &root.kind {
-        if let Some(first) = s.iter().find(|s| own_line(t, s.start)) {
-            let outer = line_indent(t, root.start);
+    let (NodeKind::Object(s) | NodeKind::Array(s)) = &root.kind else {
+        return "  ".into();
+    };
+    s.iter()
+        .find(|s| own_line(t, s.start))
+        .and_then(|first| {
             let inner = line_indent(t, first.start);
-            if let Some(unit) = inner.strip_prefix(outer).filter(|u| !u.is_empty()) {
-                return unit.to_string();
-            }
-        }
-    }
-    "  ".into()
+            inner
+                .strip_prefix(line_indent(t, root.start))
+                .filter(|u| !u.is_empty())
+        })
+        .map_or_else(|| "  ".into(), str::to_string)
 }
 
 #[cfg(test)]
