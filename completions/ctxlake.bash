@@ -28,6 +28,9 @@ _ctxlake() {
             ctxlake,init)
                 cmd="ctxlake__subcmd__init"
                 ;;
+            ctxlake,install)
+                cmd="ctxlake__subcmd__install"
+                ;;
             ctxlake,maint)
                 cmd="ctxlake__subcmd__maint"
                 ;;
@@ -45,6 +48,9 @@ _ctxlake() {
                 ;;
             ctxlake,sync)
                 cmd="ctxlake__subcmd__sync"
+                ;;
+            ctxlake,uninstall)
+                cmd="ctxlake__subcmd__uninstall"
                 ;;
             ctxlake__subcmd__fleet,claim)
                 cmd="ctxlake__subcmd__fleet__subcmd__claim"
@@ -94,6 +100,9 @@ _ctxlake() {
             ctxlake__subcmd__help,init)
                 cmd="ctxlake__subcmd__help__subcmd__init"
                 ;;
+            ctxlake__subcmd__help,install)
+                cmd="ctxlake__subcmd__help__subcmd__install"
+                ;;
             ctxlake__subcmd__help,maint)
                 cmd="ctxlake__subcmd__help__subcmd__maint"
                 ;;
@@ -111,6 +120,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help,sync)
                 cmd="ctxlake__subcmd__help__subcmd__sync"
+                ;;
+            ctxlake__subcmd__help,uninstall)
+                cmd="ctxlake__subcmd__help__subcmd__uninstall"
                 ;;
             ctxlake__subcmd__help__subcmd__fleet,claim)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__claim"
@@ -242,7 +254,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -548,7 +560,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint status service completions help"
+            opts="init fleet memory spool sync maint status service completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +686,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -911,6 +937,20 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__init)
             opts="-y -q -h -V --store --memory --yes --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -926,6 +966,28 @@ _ctxlake() {
                     COMPREPLY=($(compgen -W "on shadow off" -- "${cur}"))
                     return 0
                     ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__install)
+            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1570,6 +1632,28 @@ _ctxlake() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__uninstall)
+            opts="-y -q -h -V --all --project --dry-run --yes --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -36,6 +36,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand status 'Show whether sync and maint are keeping this host''s view fresh.'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
@@ -418,6 +420,41 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;install'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --all 'Install into every detected runtime'
+            cand --project 'Write the project''s file (in the current directory), pinned to the fleet'
+            cand --dry-run 'Print a unified diff per file; write nothing'
+            cand --no-hooks 'Write only the MCP entry, no hooks'
+            cand --force 'Install into a named runtime even if it is not detected'
+            cand -y 'Do not prompt: with no runtime named, take every detected one'
+            cand --yes 'Do not prompt: with no runtime named, take every detected one'
+            cand --list 'Show each runtime, detected or not, installed or not, and its files'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;uninstall'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --all 'Uninstall from every runtime where ctxlake is installed'
+            cand --project 'Edit the project''s files (in the current directory) instead of the user''s'
+            cand --dry-run 'Print a unified diff per file; write nothing'
+            cand -y 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
+            cand --yes 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ctxlake;help'= {
             cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
@@ -428,6 +465,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand status 'Show whether sync and maint are keeping this host''s view fresh.'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;help;init'= {
@@ -492,6 +531,10 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;service;uninstall'= {
         }
         &'ctxlake;help;completions'= {
+        }
+        &'ctxlake;help;install'= {
+        }
+        &'ctxlake;help;uninstall'= {
         }
         &'ctxlake;help;help'= {
         }

@@ -9,6 +9,8 @@ mod common;
 mod docs;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/install.rs"]
+mod install;
 #[path = "cli/lake.rs"]
 mod lake;
 #[path = "cli/spool.rs"]

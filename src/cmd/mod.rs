@@ -10,6 +10,7 @@ use crate::scope::ScopeFlags;
 pub mod completions;
 pub mod fleet;
 pub mod init;
+pub mod install;
 pub mod maint;
 pub mod man;
 pub mod memory;
@@ -17,6 +18,7 @@ pub mod service;
 pub mod spool;
 pub mod status;
 pub mod sync;
+pub mod uninstall;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -83,6 +85,8 @@ pub enum Command {
     #[command(subcommand)]
     Service(service::ServiceCmd),
     Completions(completions::CompletionsArgs),
+    Install(install::InstallArgs),
+    Uninstall(uninstall::UninstallArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -97,6 +101,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status(a) => status::run(a, g),
         Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
+        Command::Install(a) => install::run(&a, g),
+        Command::Uninstall(a) => uninstall::run(&a, g),
     }
 }
 
