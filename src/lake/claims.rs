@@ -183,26 +183,26 @@ pub fn fold(events: &[Event]) -> Folded {
             _ => {}
         }
     }
-    // Pass 2: the gate, in the order claims first appeared.
-    let mut promoted: Vec<String> = Vec::new();
+    // Pass 2: the gate, in the order claims first appeared. Promoted claims are indexed by
+    // subject with their word sets, so each candidate meets only its own subject's claims.
+    let mut promoted: HashMap<String, Vec<(String, Words)>> = HashMap::new();
     for id in &order {
-        let (subject, text, ty, n, at) = {
+        let (subject, words, ty, n, at) = {
             let b = &claims[id];
             (
                 b.row.subject.to_lowercase(),
-                b.row.text.clone(),
+                words(&b.row.text),
                 b.row.claim_type.clone(),
                 b.independent.len(),
                 b.row.created_at.clone(),
             )
         };
         let rivals: Vec<String> = promoted
-            .iter()
-            .filter(|p| {
-                claims[*p].row.subject.to_lowercase() == subject
-                    && contradicts(&claims[*p].row.text, &text)
-            })
-            .cloned()
+            .get(&subject)
+            .into_iter()
+            .flatten()
+            .filter(|(_, w)| contradicts_words(w, &words))
+            .map(|(p, _)| p.clone())
             .collect();
         if !rivals.is_empty() {
             for r in rivals.iter().chain(std::iter::once(id)) {
@@ -212,6 +212,9 @@ pub fn fold(events: &[Event]) -> Folded {
                     let ev = timeline(&b.row, &at, "claim_contested", "gate", "gate");
                     out.events.push(ev);
                 }
+            }
+            if let Some(list) = promoted.get_mut(&subject) {
+                list.retain(|(p, _)| !rivals.contains(p));
             }
             continue;
         }
@@ -230,7 +233,10 @@ pub fn fold(events: &[Event]) -> Folded {
             b.row.promoted_at = Some(at.clone());
             out.events
                 .push(timeline(&b.row, &at, "claim_promoted", "gate", "gate"));
-            promoted.push(id.clone());
+            promoted
+                .entry(subject)
+                .or_default()
+                .push((id.clone(), words));
         }
     }
     // Pass 3: a person's word is final.
@@ -285,19 +291,24 @@ pub fn fold(events: &[Event]) -> Folded {
 /// A conservative contradiction test between two claims on one subject: the same words
 /// with opposite negation, or the same words with different values (numbers, versions).
 pub fn contradicts(a: &str, b: &str) -> bool {
-    let (ta, na) = words(a);
-    let (tb, nb) = words(b);
+    contradicts_words(&words(a), &words(b))
+}
+
+/// A claim's content words and whether it is negated.
+type Words = (HashSet<String>, bool);
+
+fn contradicts_words((ta, na): &Words, (tb, nb): &Words) -> bool {
     if ta.is_empty() || tb.is_empty() {
         return false;
     }
-    let inter = ta.intersection(&tb).count() as f64;
-    let union = ta.union(&tb).count() as f64;
+    let inter = ta.intersection(tb).count() as f64;
+    let union = (ta.len() + tb.len()) as f64 - inter;
     let jaccard = inter / union;
     if na != nb && jaccard >= 0.75 {
         return true;
     }
-    let da: Vec<_> = ta.difference(&tb).collect();
-    let db: Vec<_> = tb.difference(&ta).collect();
+    let da: Vec<_> = ta.difference(tb).collect();
+    let db: Vec<_> = tb.difference(ta).collect();
     let valued = |d: &Vec<&String>| {
         !d.is_empty() && d.len() <= 2 && d.iter().all(|w| w.chars().any(|c| c.is_ascii_digit()))
     };
@@ -312,7 +323,7 @@ const AUXILIARIES: &[&str] = &[
 
 /// Words without negators and auxiliaries, crudely singularized, and whether the
 /// sentence is negated (odd count).
-fn words(s: &str) -> (HashSet<String>, bool) {
+fn words(s: &str) -> Words {
     let s = s
         .to_lowercase()
         .replace("n't", " not")
