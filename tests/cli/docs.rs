@@ -67,3 +67,16 @@ fn completions_subcommand_prints_the_same_script() {
         ctxlake::cmd::completions::generate(Shell::Bash)
     );
 }
+
+#[test]
+fn readme_lists_the_exit_codes_and_variables_the_code_uses() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for (code, meaning) in ctxlake::error::EXIT_CODES {
+        let row = format!("| {code} | {meaning} |");
+        assert!(readme.contains(&row), "README lacks the exit-code row `{row}`");
+    }
+    for (var, meaning) in ctxlake::paths::env::ALL {
+        let row = format!("| `{var}` | {meaning} |");
+        assert!(readme.contains(&row), "README lacks the variable row `{row}`");
+    }
+}
