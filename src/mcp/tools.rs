@@ -171,3 +171,33 @@ fn truncate(s: &str, max: usize) -> String {
         format!("{}…", s.chars().take(max).collect::<String>())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_fails_to_encode_is_an_internal_error() {
+        let tool = crate::tools::find("fleet_status").unwrap();
+        let e = Error::storage("internal", "cannot encode the tool output");
+        let r = failure(Version::V2025_11_25, e, tool, &json!({}));
+        assert_eq!(r.unwrap_err().code, INTERNAL_ERROR);
+        // Storage trouble the caller can see and act on stays a tool error.
+        let e = Error::storage("spool_full", "the spool is full").hint("run `ctxlake sync`");
+        let r = failure(Version::V2025_11_25, e, tool, &json!({})).unwrap();
+        assert_eq!(r["isError"], true);
+        assert!(
+            r["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("hint: run `ctxlake sync`")
+        );
+    }
+
+    #[test]
+    fn definitions_are_built_once() {
+        let a = definitions().as_ptr();
+        assert_eq!(a, definitions().as_ptr());
+        assert_eq!(definitions().len(), registry().len());
+    }
+}
