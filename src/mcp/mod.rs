@@ -14,6 +14,7 @@ pub mod args;
 pub mod jsonrpc;
 pub mod log;
 pub mod protocol;
+pub mod schema;
 pub mod status;
 #[cfg(test)]
 mod tests;

@@ -36,12 +36,16 @@ fn definitions() -> &'static [Value] {
         registry()
             .iter()
             .map(|t| {
+                let mut input = (t.input_schema)();
+                super::schema::portable_input(&mut input);
+                let mut output = (t.output_schema)();
+                super::schema::portable_output(&mut output);
                 json!({
                     "name": t.name,
                     "title": t.title,
                     "description": t.description,
-                    "inputSchema": (t.input_schema)(),
-                    "outputSchema": (t.output_schema)(),
+                    "inputSchema": input,
+                    "outputSchema": output,
                     "annotations": annotations(t),
                 })
             })
