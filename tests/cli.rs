@@ -9,6 +9,8 @@ mod common;
 mod docs;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/mcp.rs"]
+mod mcp;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

@@ -64,16 +64,16 @@ fn mismatch(p: &Value, v: &Value) -> Option<String> {
             type_name(v)
         ));
     }
-    if let Some(allowed) = p.get("enum").and_then(Value::as_array) {
-        if !allowed.contains(v) {
-            let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
-            return Some(format!("expected one of {}, got {v}", list.join(", ")));
-        }
+    if let Some(allowed) = p.get("enum").and_then(Value::as_array)
+        && !allowed.contains(v)
+    {
+        let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+        return Some(format!("expected one of {}, got {v}", list.join(", ")));
     }
-    if let (Some(min), Some(n)) = (p.get("minimum").and_then(Value::as_f64), v.as_f64()) {
-        if n < min {
-            return Some(format!("must be at least {min}, got {n}"));
-        }
+    if let (Some(min), Some(n)) = (p.get("minimum").and_then(Value::as_f64), v.as_f64())
+        && n < min
+    {
+        return Some(format!("must be at least {min}, got {n}"));
     }
     if let (Some(items), Some(arr)) = (p.get("items"), v.as_array()) {
         for (i, item) in arr.iter().enumerate() {
