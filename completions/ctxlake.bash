@@ -28,6 +28,9 @@ _ctxlake() {
             ctxlake,init)
                 cmd="ctxlake__subcmd__init"
                 ;;
+            ctxlake,mcp)
+                cmd="ctxlake__subcmd__mcp"
+                ;;
             ctxlake,memory)
                 cmd="ctxlake__subcmd__memory"
                 ;;
@@ -82,6 +85,9 @@ _ctxlake() {
             ctxlake__subcmd__help,init)
                 cmd="ctxlake__subcmd__help__subcmd__init"
                 ;;
+            ctxlake__subcmd__help,mcp)
+                cmd="ctxlake__subcmd__help__subcmd__mcp"
+                ;;
             ctxlake__subcmd__help,memory)
                 cmd="ctxlake__subcmd__help__subcmd__memory"
                 ;;
@@ -103,6 +109,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__fleet,status)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__status"
                 ;;
+            ctxlake__subcmd__help__subcmd__mcp,status)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__status"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,propose)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__propose"
                 ;;
@@ -114,6 +123,18 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__spool,check)
                 cmd="ctxlake__subcmd__help__subcmd__spool__subcmd__check"
+                ;;
+            ctxlake__subcmd__mcp,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp,status)
+                cmd="ctxlake__subcmd__mcp__subcmd__status"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help,status)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__status"
                 ;;
             ctxlake__subcmd__memory,help)
                 cmd="ctxlake__subcmd__memory__subcmd__help"
@@ -158,7 +179,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool completions help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,7 +485,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool completions help"
+            opts="init fleet memory spool completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -603,6 +624,34 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__help__subcmd__mcp)
+            opts="status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__help__subcmd__memory)
             opts="search propose timeline"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -702,6 +751,92 @@ _ctxlake() {
                     COMPREPLY=($(compgen -W "on shadow off" -- "${cur}"))
                     return 0
                     ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help)
+            opts="status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__status)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand memory 'The fleet''s shared memory: search, propose, timeline'
             cand spool 'Inspect the local write queue'
             cand completions 'Print a shell completion script to stdout.'
+            cand mcp 'Serve the tools to an MCP client on stdio; `mcp status` lists running servers'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
@@ -264,12 +265,45 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;mcp'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;status'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;help'= {
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;help;status'= {
+        }
+        &'ctxlake;mcp;help;help'= {
+        }
         &'ctxlake;help'= {
             cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
             cand memory 'The fleet''s shared memory: search, propose, timeline'
             cand spool 'Inspect the local write queue'
             cand completions 'Print a shell completion script to stdout.'
+            cand mcp 'Serve the tools to an MCP client on stdio; `mcp status` lists running servers'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;help;init'= {
@@ -308,6 +342,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;spool;check'= {
         }
         &'ctxlake;help;completions'= {
+        }
+        &'ctxlake;help;mcp'= {
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+        }
+        &'ctxlake;help;mcp;status'= {
         }
         &'ctxlake;help;help'= {
         }
