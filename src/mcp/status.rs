@@ -70,6 +70,8 @@ pub fn register(ctx: &Ctx) -> Option<Registration> {
         started_at: crate::time::now_rfc3339(),
         proc_start: proc_start.flatten(),
     };
+    // Servers ended by SIGTERM/SIGKILL leave their file; sweep those now so `run/` stays small.
+    running(&ctx.paths);
     let dir = run_dir(&ctx.paths);
     let path = dir.join(format!("mcp-{pid}.json"));
     let written = (|| {

@@ -232,3 +232,26 @@ fn only_a_fleet_given_on_the_command_line_pins() {
 
 #[path = "mcp/contract.rs"]
 mod contract;
+
+/// tools/list is what an agent's model reads: a change to a name, description or schema must
+/// be deliberate (rug-pull and tool-poisoning reviews start from this file). Re-bless with
+/// `CTXLAKE_BLESS=1 cargo test --test cli mcp::tools_list`.
+#[test]
+fn tools_list_matches_its_snapshot() {
+    let env = Env::new();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    let lines = session(&env, &[], &[init("2025-11-25"), list]);
+    let got: Value = serde_json::from_str(&lines[1]).unwrap();
+    let got = serde_json::to_string_pretty(&got["result"]).unwrap() + "\n";
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/tools_list.json");
+    if std::env::var_os("CTXLAKE_BLESS").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        want == got,
+        "tools/list drifted from {}; review and re-bless with CTXLAKE_BLESS=1",
+        path.display()
+    );
+}
