@@ -6,6 +6,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod fsutil;
+pub mod lake;
 pub mod mcp;
 pub mod output;
 pub mod paths;

@@ -9,6 +9,8 @@ mod common;
 mod docs;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/lake.rs"]
+mod lake;
 #[path = "cli/mcp.rs"]
 mod mcp;
 #[path = "cli/spool.rs"]

@@ -10,10 +10,14 @@ use crate::scope::ScopeFlags;
 pub mod completions;
 pub mod fleet;
 pub mod init;
+pub mod maint;
 pub mod man;
 pub mod mcp;
 pub mod memory;
+pub mod service;
 pub mod spool;
+pub mod status;
+pub mod sync;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -67,12 +71,18 @@ pub enum Command {
     /// Who is working where: status, advisory leases, history, handoffs.
     #[command(subcommand)]
     Fleet(fleet::FleetCmd),
-    /// The fleet's shared memory: search, propose, timeline.
+    /// The fleet's shared memory: search, propose, timeline; operators list, promote, contest, retire.
     #[command(subcommand)]
     Memory(memory::MemoryCmd),
     /// Inspect the local write queue.
     #[command(subcommand)]
     Spool(spool::SpoolCmd),
+    Sync(sync::SyncArgs),
+    Maint(maint::MaintArgs),
+    Status(status::StatusArgs),
+    /// Run `ctxlake sync --watch` as a user service.
+    #[command(subcommand)]
+    Service(service::ServiceCmd),
     Completions(completions::CompletionsArgs),
     /// Serve the tools to an MCP client on stdio; `mcp status` lists running servers.
     Mcp(mcp::McpArgs),
@@ -85,6 +95,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Fleet(c) => fleet::run(c, g),
         Command::Memory(c) => memory::run(c, g),
         Command::Spool(c) => spool::run(c, g),
+        Command::Sync(a) => sync::run(a, g),
+        Command::Maint(a) => maint::run(a, g),
+        Command::Status(a) => status::run(a, g),
+        Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
         Command::Mcp(a) => mcp::run(&a, g),
     }
