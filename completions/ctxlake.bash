@@ -34,6 +34,9 @@ _ctxlake() {
             ctxlake,maint)
                 cmd="ctxlake__subcmd__maint"
                 ;;
+            ctxlake,mcp)
+                cmd="ctxlake__subcmd__mcp"
+                ;;
             ctxlake,memory)
                 cmd="ctxlake__subcmd__memory"
                 ;;
@@ -106,6 +109,9 @@ _ctxlake() {
             ctxlake__subcmd__help,maint)
                 cmd="ctxlake__subcmd__help__subcmd__maint"
                 ;;
+            ctxlake__subcmd__help,mcp)
+                cmd="ctxlake__subcmd__help__subcmd__mcp"
+                ;;
             ctxlake__subcmd__help,memory)
                 cmd="ctxlake__subcmd__help__subcmd__memory"
                 ;;
@@ -139,6 +145,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__fleet,status)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__status"
                 ;;
+            ctxlake__subcmd__help__subcmd__mcp,status)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__status"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,contest)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__contest"
                 ;;
@@ -168,6 +177,18 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__spool,check)
                 cmd="ctxlake__subcmd__help__subcmd__spool__subcmd__check"
+                ;;
+            ctxlake__subcmd__mcp,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp,status)
+                cmd="ctxlake__subcmd__mcp__subcmd__status"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help,status)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__status"
                 ;;
             ctxlake__subcmd__memory,contest)
                 cmd="ctxlake__subcmd__memory__subcmd__contest"
@@ -254,7 +275,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions install uninstall help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -560,7 +581,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint status service completions install uninstall help"
+            opts="init fleet memory spool sync maint status service completions install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,6 +737,34 @@ _ctxlake() {
         ctxlake__subcmd__help__subcmd__maint)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp)
+            opts="status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1014,6 +1063,92 @@ _ctxlake() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help)
+            opts="status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__status)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand completions 'Print a shell completion script to stdout.'
             cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
             cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
+            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
@@ -455,6 +456,38 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;mcp'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;status'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;help'= {
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;help;status'= {
+        }
+        &'ctxlake;mcp;help;help'= {
+        }
         &'ctxlake;help'= {
             cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
@@ -467,6 +500,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand completions 'Print a shell completion script to stdout.'
             cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
             cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
+            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;help;init'= {
@@ -535,6 +569,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;install'= {
         }
         &'ctxlake;help;uninstall'= {
+        }
+        &'ctxlake;help;mcp'= {
+            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+        }
+        &'ctxlake;help;mcp;status'= {
         }
         &'ctxlake;help;help'= {
         }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod fsutil;
 pub mod install;
 pub mod lake;
+pub mod mcp;
 pub mod output;
 pub mod paths;
 pub mod redact;

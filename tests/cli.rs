@@ -13,6 +13,8 @@ mod init;
 mod install;
 #[path = "cli/lake.rs"]
 mod lake;
+#[path = "cli/mcp.rs"]
+mod mcp;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

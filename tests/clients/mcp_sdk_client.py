@@ -1,0 +1,105 @@
+"""Drive `ctxlake mcp` with the official Python MCP SDK client (PyPI `mcp` 2.x).
+
+usage: python mcp_sdk_client.py /path/to/ctxlake
+
+Lists the eight tools and calls every one of them, in `legacy` (initialize handshake) and
+`auto` (server/discover probe) mode, then checks pinned mode. Runs the server in a throw-away
+CTXLAKE_HOME. Exits non-zero on the first failed check.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+TOOLS = {
+    "fleet_status", "fleet_claim", "fleet_release", "fleet_history",
+    "fleet_handoff", "memory_search", "memory_propose", "memory_timeline",
+}
+EVIDENCE = [{"session_id": "sess-1", "message_id": "msg-7", "quote": "clippy failed"}]
+
+# tool -> (arguments, check of structuredContent)
+CALLS = {
+    "fleet_status": ({}, lambda s: s["fleet"] == "team" and isinstance(s["agents"], list)),
+    "fleet_claim": ({"paths": ["src/auth"], "reason": "refactor login"},
+                    lambda s: s["status"] == "queued"),
+    "fleet_release": ({"paths": ["src/auth"]}, lambda s: s["status"] == "queued"),
+    "fleet_history": ({"limit": 5}, lambda s: isinstance(s["sessions"], list)),
+    "fleet_handoff": ({"summary": "login refactor half done", "status": "in_progress"},
+                      lambda s: s["status"] == "queued"),
+    "memory_search": ({"query": "flaky test"}, lambda s: isinstance(s["results"], list)),
+    "memory_propose": ({"claim": "CI needs RUSTFLAGS=-D warnings", "type": "convention",
+                        "subject": "ci", "evidence": EVIDENCE},
+                       lambda s: s["status"] == "queued"),
+    "memory_timeline": ({"subject": "ci"}, lambda s: isinstance(s["entries"], list)),
+}
+
+
+def check(cond, what):
+    if not cond:
+        raise SystemExit(f"FAIL: {what}")
+    print(f"ok   {what}")
+
+
+def params(binary, home, *extra):
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": home,
+           "CTXLAKE_HOME": os.path.join(home, ".ctxlake"), "CTXLAKE_FLEET_ID": "team"}
+    return StdioServerParameters(command=binary, args=["mcp", *extra], env=env)
+
+
+async def every_tool(binary, home, mode):
+    async with Client(params(binary, home), mode=mode, read_timeout_seconds=15) as c:
+        print(f"--- mode={mode} protocol={c.protocol_version}")
+        listed = {t.name: t for t in (await c.list_tools()).tools}
+        check(set(listed) == TOOLS, f"[{mode}] tools/list has the eight tools")
+        check(all(t.output_schema for t in listed.values()), f"[{mode}] every tool has an outputSchema")
+        for name, (args, ok) in CALLS.items():
+            r = await c.call_tool(name, args)
+            s = r.structured_content
+            text = json.loads(r.content[0].text)
+            check(not r.is_error and s is not None and ok(s) and text == s,
+                  f"[{mode}] {name} -> {json.dumps(s)[:90]}")
+        r = await c.call_tool("fleet_status", {"fleet": "elsewhere"})
+        check(not r.is_error and r.structured_content["fleet"] == "elsewhere",
+              f"[{mode}] open mode: CTXLAKE_FLEET_ID sets the default but does not pin")
+        r = await c.call_tool("memory_propose", {**CALLS["memory_propose"][0], "evidence": []})
+        check(r.is_error and "evidence_missing" in r.content[0].text,
+              f"[{mode}] memory_propose without evidence is an isError result")
+        r = await c.call_tool("memory_search", {"query": 42})
+        check(r.is_error and "`query`" in r.content[0].text,
+              f"[{mode}] a wrong-typed argument is an isError result naming the field")
+        try:
+            await c.call_tool("memory_write", {})
+            check(False, f"[{mode}] unknown tool raises")
+        except MCPError as e:
+            check(e.code == -32602, f"[{mode}] unknown tool -> -32602")
+        return c.protocol_version
+
+
+async def pinned(binary, home):
+    async with Client(params(binary, home, "--fleet", "team"), mode="legacy") as c:
+        r = await c.call_tool("fleet_status", {"fleet": "elsewhere"})
+        check(r.is_error and "fleet_not_accessible" in r.content[0].text,
+              "[pinned] another fleet is refused with fleet_not_accessible")
+        r = await c.call_tool("fleet_status", {})
+        check(not r.is_error and r.structured_content["fleet"] == "team", "[pinned] own fleet works")
+
+
+async def main(binary):
+    with tempfile.TemporaryDirectory() as home:
+        legacy = await every_tool(binary, home, "legacy")
+        check(legacy == "2025-11-25", f"legacy mode negotiated {legacy}")
+        auto = await every_tool(binary, home, "auto")
+        check(auto == "2026-07-28", f"auto mode chose the stateless era ({auto})")
+        await pinned(binary, home)
+    print("mcp sdk client: all checks passed")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    anyio.run(main, os.path.abspath(sys.argv[1]))
