@@ -19,6 +19,7 @@ node --version
 
 step "installing MCP clients and agent runtimes (npm)"
 NPM_PKGS=(@modelcontextprotocol/inspector @modelcontextprotocol/server-memory
+  @modelcontextprotocol/conformance supergateway
   @anthropic-ai/claude-code @openai/codex @google/gemini-cli opencode-ai)
 [ -f "$TOOLS/npm/.done" ] || {
   npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" "${NPM_PKGS[@]}"
@@ -30,7 +31,7 @@ step "installing the Python MCP SDK and Hermes (PyPI)"
 [ -x "$TOOLS/hermes/bin/hermes" ] || { python3 -m venv "$TOOLS/hermes" && "$TOOLS/hermes/bin/pip" install -q 'hermes-agent[mcp]'; }
 
 mkdir -p "$TOOLS/bin"
-for b in claude codex gemini opencode mcp-inspector mcp-server-memory; do
+for b in claude codex gemini opencode mcp-inspector mcp-server-memory conformance supergateway; do
   ln -sf "$TOOLS/npm/node_modules/.bin/$b" "$TOOLS/bin/$b"
 done
 ln -sf "$TOOLS/hermes/bin/hermes" "$TOOLS/bin/hermes"
@@ -38,3 +39,20 @@ export PATH="$TOOLS/bin:$PATH"
 
 FAILED=0
 run() { step "$*"; "$@" || { echo "FAILED: $*"; FAILED=1; }; }
+
+# MCP: the Python SDK client (legacy and auto era), the Inspector (--strict schemas), and the
+# official conformance suite through a stdio→HTTP bridge.
+run "$TOOLS/py/bin/python" tests/clients/mcp_sdk_client.py "$BIN"
+run bash tests/clients/inspector.sh "$BIN"
+run bash tests/clients/conformance.sh "$BIN"
+# install/uninstall: each runtime's own CLI must see ctxlake connected, then gone.
+run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
+for extra in tests/acceptance/hooks.sh; do
+  [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
+done
+
+if [ "$FAILED" != 0 ]; then
+  echo "acceptance: some checks FAILED"
+  exit 1
+fi
+echo "acceptance: all real-client and runtime checks passed"
