@@ -52,6 +52,11 @@ pub fn fold(
         }
         if let Some(repo) = p["repo"].as_str().filter(|s| !s.is_empty()) {
             d.repo = Some(repo.to_string());
+        } else if d.repo.is_none()
+            && let Some(cwd) = p["cwd"].as_str()
+        {
+            // Hooks report the working directory; the repo is named the same way claims are.
+            d.repo = crate::repo::discover(std::path::Path::new(cwd)).map(|r| r.id);
         }
         let kind = r.kind.as_str();
         if kind.contains("session_start") {
@@ -75,11 +80,14 @@ pub fn fold(
             }
             push_unique(&mut d.commands, &cmd);
         }
-        if let Some(code) = p["exit_code"].as_i64() {
-            last_failed = code != 0;
-        }
-        if p["error"].as_bool() == Some(true) || p["success"].as_bool() == Some(false) {
+        let failed = kind.contains("tool_failed")
+            || p["ok"].as_bool() == Some(false)
+            || p["exit_code"].as_i64().is_some_and(|c| c != 0)
+            || p["error"].as_str().is_some_and(|e| !e.trim().is_empty());
+        if failed {
             last_failed = true;
+        } else if kind.contains("post_tool") || p["exit_code"].as_i64() == Some(0) {
+            last_failed = false;
         }
         if kind.contains("session_end") {
             ended = true;
@@ -122,8 +130,8 @@ mod tests {
 
     #[test]
     fn outcomes() {
-        let start = rec("1", "session_start", json!({"runtime": "claude-code"}));
-        let edit = rec("2", "tool_call", json!({"paths": ["src/a.rs"]}));
+        let start = rec("1", "hook_session_start", json!({"runtime": "claude-code"}));
+        let edit = rec("2", "hook_pre_tool", json!({"paths": ["src/a.rs"]}));
         let test = rec(
             "3",
             "tool_call",
@@ -134,7 +142,7 @@ mod tests {
             "tool_call",
             json!({"command": "cargo test -q", "exit_code": 0}),
         );
-        let end = rec("5", "session_end", json!({}));
+        let end = rec("5", "hook_session_end", json!({}));
         let d = fold(
             &[
                 start.clone(),
