@@ -73,10 +73,16 @@ fn readme_lists_the_exit_codes_and_variables_the_code_uses() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     for (code, meaning) in ctxlake::error::EXIT_CODES {
         let row = format!("| {code} | {meaning} |");
-        assert!(readme.contains(&row), "README lacks the exit-code row `{row}`");
+        assert!(
+            readme.contains(&row),
+            "README lacks the exit-code row `{row}`"
+        );
     }
     for (var, meaning) in ctxlake::paths::env::ALL {
         let row = format!("| `{var}` | {meaning} |");
-        assert!(readme.contains(&row), "README lacks the variable row `{row}`");
+        assert!(
+            readme.contains(&row),
+            "README lacks the variable row `{row}`"
+        );
     }
 }
