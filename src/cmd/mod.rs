@@ -8,6 +8,7 @@ use crate::output::Output;
 use crate::scope::ScopeFlags;
 
 pub mod completions;
+pub mod hook;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -59,11 +60,14 @@ impl GlobalArgs {
 pub enum Command {
     /// Generate shell completions.
     Completions(completions::CompletionsArgs),
+    /// Capture a runtime's hook event; print its briefing or collision warning.
+    Hook(hook::HookArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
     let g = &cli.global;
     match cli.command {
         Command::Completions(a) => completions::run(&a, g),
+        Command::Hook(a) => hook::run(&a, g),
     }
 }
