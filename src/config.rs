@@ -169,9 +169,7 @@ pub fn parse_doc(text: &str, path: &Path) -> Result<DocumentMut> {
             format!("`{}` is not valid TOML", path.display()),
         )
         .source(e)
-        .hint(format!(
-            "fix the file, or move it aside and run `ctxlake init`"
-        ))
+        .hint("fix the file, or move it aside and run `ctxlake init`")
     })
 }
 

@@ -25,10 +25,10 @@ fn main() -> ExitCode {
 fn is_broken_pipe(e: &ctxlake::error::Error) -> bool {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
     while let Some(c) = cause {
-        if let Some(io) = c.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::BrokenPipe {
-                return true;
-            }
+        if let Some(io) = c.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return true;
         }
         cause = c.source();
     }

@@ -55,14 +55,13 @@ fn origin_url(config: &str) -> Option<String> {
             .strip_prefix("url")
             .map(str::trim_start)
             .and_then(|r| r.strip_prefix('='))
+            && section.starts_with("[remote ")
         {
-            if section.starts_with("[remote ") {
-                let v = v.trim().to_string();
-                if section == "[remote \"origin\"]" {
-                    return Some(v);
-                }
-                first.get_or_insert(v);
+            let v = v.trim().to_string();
+            if section == "[remote \"origin\"]" {
+                return Some(v);
             }
+            first.get_or_insert(v);
         }
     }
     first
@@ -74,10 +73,10 @@ pub fn normalize_remote(url: &str) -> String {
     if let Some(i) = s.find("://") {
         s = &s[i + 3..];
     }
-    if let Some(at) = s.find('@') {
-        if !s[..at].contains('/') {
-            s = &s[at + 1..];
-        }
+    if let Some(at) = s.find('@')
+        && !s[..at].contains('/')
+    {
+        s = &s[at + 1..];
     }
     let mut out = s.replacen(':', "/", 1);
     if url.contains("://") {

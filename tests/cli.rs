@@ -1,1 +1,34 @@
+//! The one integration-test binary: every area is a module below, each test runs the
+//! real `ctxlake` binary in a sealed temporary HOME.
 
+#![allow(clippy::unwrap_used)]
+
+#[path = "cli/common.rs"]
+mod common;
+#[path = "cli/docs.rs"]
+mod docs;
+#[path = "cli/init.rs"]
+mod init;
+#[path = "cli/spool.rs"]
+mod spool;
+#[path = "cli/tools.rs"]
+mod tools;
+
+/// A test file that is not declared above would silently never run.
+#[test]
+fn every_test_file_is_declared() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let me = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli.rs"),
+    )
+    .unwrap();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".rs") {
+            assert!(
+                me.contains(&format!("\"cli/{name}\"")),
+                "tests/cli/{name} is not declared in tests/cli.rs"
+            );
+        }
+    }
+}

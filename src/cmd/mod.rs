@@ -8,7 +8,12 @@ use crate::output::Output;
 use crate::scope::ScopeFlags;
 
 pub mod completions;
+pub mod fleet;
 pub mod hook;
+pub mod init;
+pub mod man;
+pub mod memory;
+pub mod spool;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -58,7 +63,16 @@ impl GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Generate shell completions.
+    Init(init::InitArgs),
+    /// Who is working where: status, advisory leases, history, handoffs.
+    #[command(subcommand)]
+    Fleet(fleet::FleetCmd),
+    /// The fleet's shared memory: search, propose, timeline.
+    #[command(subcommand)]
+    Memory(memory::MemoryCmd),
+    /// Inspect the local write queue.
+    #[command(subcommand)]
+    Spool(spool::SpoolCmd),
     Completions(completions::CompletionsArgs),
     /// Capture a runtime's hook event; print its briefing or collision warning.
     Hook(hook::HookArgs),
@@ -67,7 +81,39 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<()> {
     let g = &cli.global;
     match cli.command {
+        Command::Init(a) => init::run(a, g),
+        Command::Fleet(c) => fleet::run(c, g),
+        Command::Memory(c) => memory::run(c, g),
+        Command::Spool(c) => spool::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
         Command::Hook(a) => hook::run(&a, g),
     }
+}
+
+/// The tools' context for this invocation (paths, config, scope from flags).
+pub fn context(g: &GlobalArgs) -> Result<crate::tools::Ctx> {
+    crate::tools::Ctx::load(&g.scope_flags())
+}
+
+/// Turn a failed write to stdout into an error (a closed pipe ends quietly in `main`).
+pub fn printed(r: std::io::Result<()>) -> Result<()> {
+    r.map_err(|e| crate::error::Error::storage("io", "cannot write to stdout").source(e))
+}
+
+/// How every write tool's answer reads at the terminal.
+pub fn render_queued(q: &crate::tools::queue::Queued) -> String {
+    let mut s = format!(
+        "queued {} for sync in fleet `{}` as {}
+",
+        q.id, q.fleet, q.agent
+    );
+    if q.redacted > 0 {
+        s.push_str(&format!(
+            "{} secret(s) were redacted before writing
+",
+            q.redacted
+        ));
+    }
+    s.push_str("nothing is granted or shared until `ctxlake sync` applies it\n");
+    s
 }

@@ -47,16 +47,16 @@ impl Ctx {
     pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
         let fleet = requested.unwrap_or(&self.scope.fleet);
         crate::scope::validate_id("fleet", fleet)?;
-        if let Some(pin) = &self.pinned_fleet {
-            if pin != fleet {
-                return Err(Error::refused(
-                    "fleet_not_accessible",
-                    format!(
-                        "fleet `{fleet}` is not accessible: this server is pinned to fleet `{pin}`"
-                    ),
-                )
-                .hint(format!("omit `fleet` or pass `{pin}`")));
-            }
+        if let Some(pin) = &self.pinned_fleet
+            && pin != fleet
+        {
+            return Err(Error::refused(
+                "fleet_not_accessible",
+                format!(
+                    "fleet `{fleet}` is not accessible: this server is pinned to fleet `{pin}`"
+                ),
+            )
+            .hint(format!("omit `fleet` or pass `{pin}`")));
         }
         Ok(fleet.to_string())
     }

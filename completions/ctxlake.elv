@@ -1,0 +1,316 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[ctxlake] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'ctxlake'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'ctxlake'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
+            cand fleet 'Who is working where: status, advisory leases, history, handoffs'
+            cand memory 'The fleet''s shared memory: search, propose, timeline'
+            cand spool 'Inspect the local write queue'
+            cand completions 'Print a shell completion script to stdout.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;init'= {
+            cand --store 'Where the fleet''s shared state lives (`file:///path`)'
+            cand --memory 'Memory mode: on, shadow or off'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand -y 'Do not ask; use flags and defaults'
+            cand --yes 'Do not ask; use flags and defaults'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
+            cand claim 'Ask for advisory leases on paths you are about to edit.'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;fleet;status'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;claim'= {
+            cand -r 'What you are about to do there'
+            cand --reason 'What you are about to do there'
+            cand --ttl 'Lease lifetime in seconds'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;release'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;history'= {
+            cand --repo 'Only this repository (normalized remote, e.g. `github.com/acme/api`)'
+            cand --since 'Only since: a date, an RFC 3339 time, or an age (`30m`, `2h`, `7d`)'
+            cand --limit 'Rows per list (default 50, at most 200)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;handoff'= {
+            cand --status 'Where the work stands'
+            cand --next 'What the next agent should do'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;help'= {
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
+            cand claim 'Ask for advisory leases on paths you are about to edit.'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;fleet;help;status'= {
+        }
+        &'ctxlake;fleet;help;claim'= {
+        }
+        &'ctxlake;fleet;help;release'= {
+        }
+        &'ctxlake;fleet;help;history'= {
+        }
+        &'ctxlake;fleet;help;handoff'= {
+        }
+        &'ctxlake;fleet;help;help'= {
+        }
+        &'ctxlake;memory'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;memory;search'= {
+            cand --subject 'Only claims about this subject'
+            cand --type 'Only claims of this type (environment, convention, outcome, preference, hypothesis)'
+            cand --scope 'Only claims of this scope (`agent` or `fleet`)'
+            cand -k 'How many results (default 10, at most 200)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;propose'= {
+            cand --type 'What kind of claim it is'
+            cand --subject 'What it is about (a component, tool or topic)'
+            cand --evidence 'A citation `SESSION_ID:MESSAGE_ID` (repeatable)'
+            cand --evidence-json 'Citations as a JSON array of objects with `session_id` and `message_id`'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;timeline'= {
+            cand --since 'Only since: a date, an RFC 3339 time, or an age (`30m`, `2h`, `7d`)'
+            cand --limit 'Rows (default 50, at most 200)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;help'= {
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;memory;help;search'= {
+        }
+        &'ctxlake;memory;help;propose'= {
+        }
+        &'ctxlake;memory;help;timeline'= {
+        }
+        &'ctxlake;memory;help;help'= {
+        }
+        &'ctxlake;spool'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;spool;check'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;spool;help'= {
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;spool;help;check'= {
+        }
+        &'ctxlake;spool;help;help'= {
+        }
+        &'ctxlake;completions'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;help'= {
+            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
+            cand fleet 'Who is working where: status, advisory leases, history, handoffs'
+            cand memory 'The fleet''s shared memory: search, propose, timeline'
+            cand spool 'Inspect the local write queue'
+            cand completions 'Print a shell completion script to stdout.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;help;init'= {
+        }
+        &'ctxlake;help;fleet'= {
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
+            cand claim 'Ask for advisory leases on paths you are about to edit.'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+        }
+        &'ctxlake;help;fleet;status'= {
+        }
+        &'ctxlake;help;fleet;claim'= {
+        }
+        &'ctxlake;help;fleet;release'= {
+        }
+        &'ctxlake;help;fleet;history'= {
+        }
+        &'ctxlake;help;fleet;handoff'= {
+        }
+        &'ctxlake;help;memory'= {
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+        }
+        &'ctxlake;help;memory;search'= {
+        }
+        &'ctxlake;help;memory;propose'= {
+        }
+        &'ctxlake;help;memory;timeline'= {
+        }
+        &'ctxlake;help;spool'= {
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+        }
+        &'ctxlake;help;spool;check'= {
+        }
+        &'ctxlake;help;completions'= {
+        }
+        &'ctxlake;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

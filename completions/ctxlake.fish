@@ -1,0 +1,190 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ctxlake_global_optspecs
+    string join \n fleet= agent= json q/quiet h/help V/version
+end
+
+function __fish_ctxlake_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ctxlake_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ctxlake_using_subcommand
+    set -l cmd (__fish_ctxlake_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "spool" -d 'Inspect the local write queue'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l store -d 'Where the fleet\'s shared state lives (`file:///path`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l memory -d 'Memory mode: on, shadow or off' -r -f -a "on\t''
+shadow\t''
+off\t''"
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s y -l yes -d 'Do not ask; use flags and defaults'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "status" -d 'Show active agents, their tasks and every lease\'s standing (held or contended).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "claim" -d 'Ask for advisory leases on paths you are about to edit.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "release" -d 'Release leases you hold; with no paths, release all of this session\'s leases.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s r -l reason -d 'What you are about to do there' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l ttl -d 'Lease lifetime in seconds' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l repo -d 'Only this repository (normalized remote, e.g. `github.com/acme/api`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l since -d 'Only since: a date, an RFC 3339 time, or an age (`30m`, `2h`, `7d`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l limit -d 'Rows per list (default 50, at most 200)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l status -d 'Where the work stands' -r -f -a "done\t''
+in-progress\t''
+blocked\t''
+abandoned\t''"
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l next -d 'What the next agent should do' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show active agents, their tasks and every lease\'s standing (held or contended).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "claim" -d 'Ask for advisory leases on paths you are about to edit.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "release" -d 'Release leases you hold; with no paths, release all of this session\'s leases.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l subject -d 'Only claims about this subject' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type (environment, convention, outcome, preference, hypothesis)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'Only claims of this scope (`agent` or `fleet`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s k -d 'How many results (default 10, at most 200)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l type -d 'What kind of claim it is' -r -f -a "environment\t''
+convention\t''
+outcome\t''
+preference\t''
+hypothesis\t''"
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l subject -d 'What it is about (a component, tool or topic)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence -d 'A citation `SESSION_ID:MESSAGE_ID` (repeatable)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence-json -d 'Citations as a JSON array of objects with `session_id` and `message_id`' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l since -d 'Only since: a date, an RFC 3339 time, or an age (`30m`, `2h`, `7d`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l limit -d 'Rows (default 50, at most 200)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "spool" -d 'Inspect the local write queue'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "completions" -d 'Print a shell completion script to stdout.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "status" -d 'Show active agents, their tasks and every lease\'s standing (held or contended).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "claim" -d 'Ask for advisory leases on paths you are about to edit.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "release" -d 'Release leases you hold; with no paths, release all of this session\'s leases.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from spool" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records.'

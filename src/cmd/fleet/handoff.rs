@@ -1,0 +1,54 @@
+//! `ctxlake fleet handoff SUMMARY --status S [--next N]`: leave a note for the next agent.
+
+use clap::{Args, ValueEnum};
+
+use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::error::Result;
+use crate::tools::fleet::handoff::{HandoffInput, HandoffStatus, run as handoff};
+
+/// Leave a handoff note: what you did, where it stands, what comes next.
+///
+/// Notes show in `ctxlake fleet history` and in every agent's session-start briefing.
+///
+/// Example:
+///   ctxlake fleet handoff "login refactor half done; tests red in auth.rs" --status in-progress --next "fix token expiry test"
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct HandoffArgs {
+    /// What was done and where it stands.
+    pub summary: String,
+    /// Where the work stands.
+    #[arg(long, value_enum)]
+    pub status: StatusArg,
+    /// What the next agent should do.
+    #[arg(long)]
+    pub next: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum StatusArg {
+    Done,
+    InProgress,
+    Blocked,
+    Abandoned,
+}
+
+pub fn run(args: HandoffArgs, g: &GlobalArgs) -> Result<()> {
+    let ctx = context(g)?;
+    let status = match args.status {
+        StatusArg::Done => HandoffStatus::Done,
+        StatusArg::InProgress => HandoffStatus::InProgress,
+        StatusArg::Blocked => HandoffStatus::Blocked,
+        StatusArg::Abandoned => HandoffStatus::Abandoned,
+    };
+    let out = handoff(
+        &ctx,
+        HandoffInput {
+            fleet: None,
+            summary: args.summary,
+            status,
+            next: args.next,
+        },
+    )?;
+    printed(g.output().emit(&out, render_queued))
+}

@@ -1,0 +1,85 @@
+//! `ctxlake memory propose CLAIM --type T --subject S --evidence SESSION:MESSAGE…`.
+
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+
+use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::error::{Error, Result};
+use crate::tools::memory::propose::{ClaimType, ProposeInput, run as propose};
+
+/// Propose a claim for the fleet's memory. It stays a candidate until the gate promotes it.
+///
+/// Evidence is required: each `--evidence SESSION:MESSAGE` names the session and the
+/// message that show the claim (1 to 20 citations). `--evidence-json` takes a JSON
+/// array of citation objects instead.
+///
+/// Example:
+///   ctxlake memory propose "CI needs RUSTFLAGS=-D warnings for clippy" --type environment \
+///       --subject ci --evidence 01JSESSION:msg-42
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ProposeArgs {
+    /// The claim, one or two sentences.
+    pub claim: String,
+    /// What kind of claim it is.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub claim_type: TypeArg,
+    /// What it is about (a component, tool or topic).
+    #[arg(long)]
+    pub subject: String,
+    /// A citation `SESSION_ID:MESSAGE_ID` (repeatable).
+    #[arg(long, value_name = "SESSION:MESSAGE")]
+    pub evidence: Vec<String>,
+    /// Citations as a JSON array of objects with `session_id` and `message_id`.
+    #[arg(long, value_name = "JSON", conflicts_with = "evidence")]
+    pub evidence_json: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TypeArg {
+    Environment,
+    Convention,
+    Outcome,
+    Preference,
+    Hypothesis,
+}
+
+pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
+    let ctx = context(g)?;
+    let evidence = match &args.evidence_json {
+        Some(j) => match serde_json::from_str::<Value>(j) {
+            Ok(Value::Array(a)) => a,
+            _ => {
+                return Err(Error::usage(
+                    "invalid_arguments",
+                    "`--evidence-json` must be a JSON array",
+                )
+                .hint("e.g. --evidence-json '[{\"session_id\":\"s1\",\"message_id\":\"m1\"}]'"));
+            }
+        },
+        None => args
+            .evidence
+            .iter()
+            .map(|e| {
+                let (s, m) = e.split_once(':').unwrap_or((e.as_str(), ""));
+                json!({ "session_id": s, "message_id": m })
+            })
+            .collect(),
+    };
+    let claim_type = match args.claim_type {
+        TypeArg::Environment => ClaimType::Environment,
+        TypeArg::Convention => ClaimType::Convention,
+        TypeArg::Outcome => ClaimType::Outcome,
+        TypeArg::Preference => ClaimType::Preference,
+        TypeArg::Hypothesis => ClaimType::Hypothesis,
+    };
+    let input = ProposeInput {
+        fleet: None,
+        claim: args.claim,
+        claim_type,
+        subject: args.subject,
+        evidence,
+    };
+    let out = propose(&ctx, input)?;
+    printed(g.output().emit(&out, render_queued))
+}

@@ -1,0 +1,113 @@
+//! A hermetic environment per test: empty env but PATH, HOME and every ctxlake and XDG
+//! directory inside a fresh temp dir, no colour, fixed width.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub struct Env {
+    pub dir: tempfile::TempDir,
+    pub agent: String,
+    pub session: String,
+    pub extra: Vec<(String, String)>,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("home/work")).expect("mkdir");
+        Env {
+            dir,
+            agent: "agent-a".into(),
+            session: "sess-a".into(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// The same HOME, acting as another agent/session.
+    pub fn as_agent(&mut self, agent: &str, session: &str) -> &mut Env {
+        self.agent = agent.into();
+        self.session = session.into();
+        self
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+    pub fn ctxlake_home(&self) -> PathBuf {
+        self.home().join(".ctxlake")
+    }
+    pub fn work(&self) -> PathBuf {
+        self.home().join("work")
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("ctxlake").expect("binary");
+        c.env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("CTXLAKE_HOME", self.ctxlake_home())
+            .env("XDG_CONFIG_HOME", self.home().join(".config"))
+            .env("XDG_DATA_HOME", self.home().join(".local/share"))
+            .env("XDG_CACHE_HOME", self.home().join(".cache"))
+            .env("XDG_STATE_HOME", self.home().join(".local/state"))
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("USER", "tester")
+            .env("CTXLAKE_AGENT_ID", &self.agent)
+            .env("CTXLAKE_SESSION_ID", &self.session)
+            .current_dir(self.work());
+        for (k, v) in &self.extra {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Run with `--json`, expect success, parse stdout.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.cmd().args(args).arg("--json").output().expect("run");
+        assert!(
+            out.status.success(),
+            "ctxlake {args:?} failed: {}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout of {args:?} is not JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        })
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.ctxlake_home().join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, text).expect("write");
+        p
+    }
+
+    /// All bytes of every spool file, for "a secret never reaches the spool".
+    pub fn spool_bytes(&self) -> Vec<u8> {
+        let mut all = Vec::new();
+        collect(&self.ctxlake_home().join("spool"), &mut all);
+        all
+    }
+}
+
+fn collect(dir: &Path, out: &mut Vec<u8>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if let Ok(b) = std::fs::read(&p) {
+            out.extend_from_slice(&b);
+        }
+    }
+}

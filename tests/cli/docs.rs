@@ -1,0 +1,69 @@
+//! Completions and man pages are generated from the CLI definition; this fails when the
+//! committed files drift. Regenerate with `CTXLAKE_BLESS=1 cargo test docs`.
+
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+use ctxlake::cmd::Cli;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn check(path: &Path, want: &[u8], stale: &mut Vec<String>) {
+    if std::env::var_os("CTXLAKE_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, want).unwrap();
+    } else if std::fs::read(path).ok().as_deref() != Some(want) {
+        stale.push(path.strip_prefix(root()).unwrap().display().to_string());
+    }
+}
+
+#[test]
+fn completions_and_man_pages_match_the_cli() {
+    Cli::command().debug_assert();
+    let mut stale = Vec::new();
+    let mut expected = std::collections::BTreeSet::new();
+    for (shell, name) in [
+        (Shell::Bash, "ctxlake.bash"),
+        (Shell::Zsh, "_ctxlake"),
+        (Shell::Fish, "ctxlake.fish"),
+        (Shell::Elvish, "ctxlake.elv"),
+        (Shell::PowerShell, "_ctxlake.ps1"),
+    ] {
+        let text = ctxlake::cmd::completions::generate(shell);
+        check(
+            &root().join("completions").join(name),
+            text.as_bytes(),
+            &mut stale,
+        );
+    }
+    for (name, bytes) in ctxlake::cmd::man::pages() {
+        expected.insert(name.clone());
+        check(&root().join("man").join(&name), &bytes, &mut stale);
+    }
+    let on_disk: std::collections::BTreeSet<String> = std::fs::read_dir(root().join("man"))
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().into_string().unwrap())
+                .collect()
+        })
+        .unwrap_or_default();
+    let extra: Vec<_> = on_disk.difference(&expected).collect();
+    assert!(
+        stale.is_empty() && extra.is_empty(),
+        "stale: {stale:?}, extra man pages: {extra:?}; run `CTXLAKE_BLESS=1 cargo test docs`"
+    );
+}
+
+#[test]
+fn completions_subcommand_prints_the_same_script() {
+    let env = crate::common::Env::new();
+    let out = env.cmd().args(["completions", "bash"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        ctxlake::cmd::completions::generate(Shell::Bash)
+    );
+}
