@@ -5,6 +5,9 @@ use crate::config::{Config, DEFAULT_FLEET};
 use crate::error::{Error, Result};
 use crate::paths::{env, var};
 
+/// The session of CLI commands run without `CTXLAKE_SESSION_ID`.
+pub const DEFAULT_SESSION: &str = "cli";
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
     pub fleet: String,
@@ -33,7 +36,9 @@ impl Scope {
             .or_else(|| var(env::AGENT_ID))
             .or_else(|| config.agent.clone())
             .unwrap_or_else(default_agent);
-        let session = var(env::SESSION_ID).unwrap_or_else(|| format!("cli-{}", crate::ulid::new()));
+        // A person at the terminal is one stable claimant per agent, so a `release`
+        // frees what an earlier `claim` took; `ctxlake mcp` mints a session per process.
+        let session = var(env::SESSION_ID).unwrap_or_else(|| DEFAULT_SESSION.to_string());
         validate_id("fleet", &fleet)?;
         validate_id("agent", &agent)?;
         validate_id("session", &session)?;

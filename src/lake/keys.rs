@@ -1,0 +1,72 @@
+//! Every lake key is built here, and nowhere else.
+
+pub fn fleet_marker(fleet: &str) -> String {
+    format!("fleets/{fleet}")
+}
+pub const FLEETS: &str = "fleets/";
+
+/// `live/<fleet>/agents/<agent>/<session>.json`: one presence per (agent, session).
+pub fn presence(fleet: &str, agent: &str, session: &str) -> String {
+    format!("live/{fleet}/agents/{agent}/{session}.json")
+}
+pub fn presences(fleet: &str) -> String {
+    format!("live/{fleet}/agents/")
+}
+
+/// `sessions/<fleet>/<agent>/<session>/<first>-<last>.ndjson`: append-only segments.
+pub fn session_segment(fleet: &str, agent: &str, session: &str, first: &str, last: &str) -> String {
+    format!("sessions/{fleet}/{agent}/{session}/{first}-{last}.ndjson")
+}
+pub fn sessions(fleet: &str) -> String {
+    format!("sessions/{fleet}/")
+}
+
+pub fn handoff(fleet: &str, id: &str) -> String {
+    format!("handoffs/{fleet}/{id}.json")
+}
+pub fn handoffs(fleet: &str) -> String {
+    format!("handoffs/{fleet}/")
+}
+
+pub fn claim_event(fleet: &str, id: &str) -> String {
+    format!("claims/{fleet}/events/{id}.json")
+}
+pub fn claim_events(fleet: &str) -> String {
+    format!("claims/{fleet}/events/")
+}
+
+/// Content-addressed snapshot file.
+pub fn snapshot(fleet: &str, sha256: &str) -> String {
+    format!("snapshot/{fleet}/{sha256}.sqlite")
+}
+/// `snapshot/<fleet>/manifest/<20-digit seq>.json`: readers take the highest.
+pub fn manifest(fleet: &str, seq: u64) -> String {
+    format!("snapshot/{fleet}/manifest/{seq:020}.json")
+}
+pub fn manifests(fleet: &str) -> String {
+    format!("snapshot/{fleet}/manifest/")
+}
+
+/// The sequence number in a manifest key.
+pub fn manifest_seq(key: &str) -> Option<u64> {
+    key.rsplit('/').next()?.strip_suffix(".json")?.parse().ok()
+}
+
+/// The last path component without extension (record ids in create-only areas).
+pub fn stem(key: &str) -> &str {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    name.split('.').next().unwrap_or(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifests_sort_by_sequence() {
+        assert_eq!(manifest("f", 42), "snapshot/f/manifest/00000000000000000042.json");
+        assert!(manifest("f", 9) < manifest("f", 10));
+        assert_eq!(manifest_seq(&manifest("f", 42)), Some(42));
+        assert_eq!(stem("claims/f/events/01ABC.json"), "01ABC");
+    }
+}

@@ -1,0 +1,136 @@
+//! `maint` for one fleet: fold claim events, run the gate, and publish a snapshot by
+//! creating the next numbered manifest. Idempotent by content: an unchanged state
+//! publishes nothing, and two hosts racing publish one manifest per sequence number.
+
+use sha2::{Digest, Sha256};
+
+use super::claims::{self, Manifest};
+use super::keys;
+use super::store::{Created, Store};
+use crate::config::{Config, MemoryMode};
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct MaintReport {
+    pub fleet: String,
+    pub events: usize,
+    pub claims: usize,
+    pub promoted: usize,
+    pub contested: usize,
+    /// `published`, `unchanged`, or `off` (memory mode off: nothing published).
+    pub outcome: String,
+    pub snapshot_id: Option<String>,
+    pub seq: Option<u64>,
+}
+
+pub fn maint(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str, writer: &str) -> Result<MaintReport> {
+    let events = claims::load_events(store, fleet)?;
+    let folded = claims::fold(&events);
+    let count = |s: &str| folded.claims.iter().filter(|c| c.status == s).count();
+    let mut report = MaintReport {
+        fleet: fleet.into(),
+        events: events.len(),
+        claims: folded.claims.len(),
+        promoted: count("promoted"),
+        contested: count("contested"),
+        ..Default::default()
+    };
+    if config.memory_mode == MemoryMode::Off {
+        report.outcome = "off".into();
+        return Ok(report);
+    }
+    let mode = config.memory_mode.as_str();
+    let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
+    let snapshot_id = super::mirror::hex(&Sha256::digest(&state))[..16].to_string();
+    report.snapshot_id = Some(snapshot_id.clone());
+    let latest = claims::latest_manifest(store, fleet)?;
+    if latest.as_ref().is_some_and(|m| m.snapshot_id == snapshot_id) {
+        report.outcome = "unchanged".into();
+        report.seq = latest.map(|m| m.seq);
+        return Ok(report);
+    }
+
+    let dir = paths.state().join("maint");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    crate::fsutil::sweep_temp_files(&dir, std::time::Duration::from_secs(3600));
+    let tmp = dir.join(format!(".snapshot.tmp-{}-{}", std::process::id(), crate::fsutil::nonce()));
+    let built = crate::snapshot::build::build(&tmp, &snapshot_id, fleet, mode, &folded.claims, &folded.events)
+        .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
+    let _ = std::fs::remove_file(&tmp);
+    let bytes = built?;
+    let sha = super::mirror::hex(&Sha256::digest(&bytes));
+    let key = keys::snapshot(fleet, &sha);
+    store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
+    store.flush()?;
+
+    let mut seq = latest.map_or(1, |m| m.seq + 1);
+    for _ in 0..32 {
+        let manifest = Manifest {
+            seq,
+            snapshot_id: snapshot_id.clone(),
+            key: key.clone(),
+            sha256: sha.clone(),
+            writer: writer.into(),
+            built_at: crate::time::now_rfc3339(),
+            mode: mode.into(),
+            claims: folded.claims.len(),
+        };
+        let body = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+        match store.create(&keys::manifest(fleet, seq), &body)? {
+            Created::Yes(_) => {
+                store.flush()?;
+                report.outcome = "published".into();
+                report.seq = Some(seq);
+                return Ok(report);
+            }
+            Created::Exists => {
+                // Settle by reading back: ours from an ambiguous earlier try, the same
+                // state from another host, or a different state: then take the next number.
+                let theirs: Option<Manifest> = store
+                    .get(&keys::manifest(fleet, seq))?
+                    .and_then(|(b, _)| serde_json::from_slice(&b).ok());
+                if let Some(t) = theirs
+                    && (t.writer == writer || t.snapshot_id == snapshot_id)
+                {
+                    report.outcome = "unchanged".into();
+                    report.seq = Some(seq);
+                    return Ok(report);
+                }
+                seq += 1;
+            }
+        }
+    }
+    Err(Error::storage("manifest_race", "could not publish: 32 manifest numbers were taken in a row")
+        .hint("another maint is publishing continuously; retry later"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lake::store::LocalStore;
+    use serde_json::json;
+
+    #[test]
+    fn publish_is_idempotent_and_races_settle() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let ev = json!({"id": "01A", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a", "session": "s",
+            "payload": {"claim": "CI runs on Debian", "type": "environment", "subject": "ci", "evidence": [{"session_id": "s", "message_id": "m"}]}});
+        store.create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes()).unwrap();
+        let cfg = Config::default();
+        let r = maint(&paths, &cfg, &store, "f", "w1").unwrap();
+        assert_eq!((r.outcome.as_str(), r.seq, r.promoted), ("published", Some(1), 1));
+        let again = maint(&paths, &cfg, &store, "f", "w2").unwrap();
+        assert_eq!((again.outcome.as_str(), again.seq), ("unchanged", Some(1)));
+        // Another host took seq 2 with a different state: we move to 3.
+        store.create(&keys::manifest("f", 2), br#"{"seq":2,"snapshot_id":"other","key":"k","sha256":"x","writer":"w9","built_at":"t","mode":"on","claims":0}"#).unwrap();
+        let ev2 = ev.to_string().replace("01A", "01B").replace("Debian", "Debian 12");
+        store.create(&keys::claim_event("f", "01B"), ev2.as_bytes()).unwrap();
+        let r3 = maint(&paths, &cfg, &store, "f", "w1").unwrap();
+        assert_eq!((r3.outcome.as_str(), r3.seq), ("published", Some(3)));
+        let off = Config { memory_mode: MemoryMode::Off, ..Config::default() };
+        assert_eq!(maint(&paths, &off, &store, "f", "w1").unwrap().outcome, "off");
+    }
+}

@@ -1,0 +1,146 @@
+//! Presence objects: one per (agent, session), holding task and leases. Single writer
+//! (the host that drains that session's spool), so a plain overwrite is safe.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cache::Lease;
+use crate::spool::Record;
+
+const APPLIED_MEMORY: usize = 512;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PresenceObj {
+    pub fleet: String,
+    pub agent: String,
+    pub session: String,
+    #[serde(default)]
+    pub runtime: Option<String>,
+    #[serde(default)]
+    pub task: Option<String>,
+    #[serde(default)]
+    pub started_at: Option<String>,
+    #[serde(default)]
+    pub ended_at: Option<String>,
+    #[serde(default)]
+    pub leases: Vec<Lease>,
+    /// Ids of the last records applied, so a re-drain after a crash is a no-op.
+    #[serde(default)]
+    pub applied: Vec<String>,
+}
+
+impl PresenceObj {
+    pub fn new(rec: &Record) -> Self {
+        PresenceObj {
+            fleet: rec.fleet.clone(),
+            agent: rec.agent.clone(),
+            session: rec.session.clone(),
+            started_at: Some(rec.ts.clone()),
+            ..Self::default()
+        }
+    }
+
+    /// Apply a record once; returns false when it was applied before.
+    pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) -> bool {
+        if self.applied.iter().any(|id| id == &rec.id) {
+            return false;
+        }
+        self.applied.push(rec.id.clone());
+        if self.applied.len() > APPLIED_MEMORY {
+            let cut = self.applied.len() - APPLIED_MEMORY;
+            self.applied.drain(..cut);
+        }
+        let p = &rec.payload;
+        let now = crate::time::format_ms(lake_now_ms);
+        self.leases.retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
+        match rec.kind.as_str() {
+            "fleet_claim" => {
+                let repo = p["repo"].as_str().unwrap_or_default().to_string();
+                let reason = p["reason"].as_str().unwrap_or_default().to_string();
+                let ttl = p["ttl_secs"].as_u64().unwrap_or(crate::tools::rules::DEFAULT_TTL_SECS);
+                let expires = crate::time::format_ms(lake_now_ms + ttl as i64 * 1000);
+                for path in p["paths"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+                    match self.leases.iter_mut().find(|l| l.repo == repo && l.path == path) {
+                        // Renewal keeps the original grant time: re-claiming never loses priority.
+                        Some(l) => {
+                            l.expires_at = expires.clone();
+                            l.reason = reason.clone();
+                        }
+                        None => self.leases.push(Lease {
+                            repo: repo.clone(),
+                            path: path.to_string(),
+                            reason: reason.clone(),
+                            granted_at: now.clone(),
+                            expires_at: expires.clone(),
+                        }),
+                    }
+                }
+                self.task.get_or_insert(reason);
+            }
+            "fleet_release" => {
+                if p["all"].as_bool().unwrap_or(false) {
+                    self.leases.clear();
+                } else {
+                    let repo = p["repo"].as_str().unwrap_or_default();
+                    let paths: Vec<&str> = p["paths"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                    self.leases.retain(|l| !(l.repo == repo && paths.contains(&l.path.as_str())));
+                }
+            }
+            kind => self.apply_hook(kind, p, &now),
+        }
+        true
+    }
+
+    /// Hook events: what the runtime told us about the session.
+    fn apply_hook(&mut self, kind: &str, p: &Value, now: &str) {
+        if let Some(rt) = p["runtime"].as_str() {
+            self.runtime = Some(rt.to_string());
+        }
+        if kind.contains("prompt")
+            && let Some(prompt) = p["prompt"].as_str()
+        {
+            let t: String = prompt.chars().take(120).collect();
+            if !t.trim().is_empty() {
+                self.task = Some(t);
+            }
+        }
+        if kind.contains("session_end") || kind == "end" {
+            self.ended_at = Some(now.to_string());
+            self.leases.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rec(id: &str, kind: &str, payload: Value) -> Record {
+        Record {
+            id: id.into(),
+            ts: "2026-11-29T00:00:00.000Z".into(),
+            fleet: "f".into(),
+            agent: "a".into(),
+            session: "s".into(),
+            kind: kind.into(),
+            payload,
+        }
+    }
+
+    #[test]
+    fn claim_renew_release_and_idempotence() {
+        let claim = rec("1", "fleet_claim", json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}));
+        let mut p = PresenceObj::new(&claim);
+        assert!(p.apply(&claim, 1_000_000));
+        assert!(!p.apply(&claim, 1_000_000), "applying a record twice is a no-op");
+        let granted = p.leases[0].granted_at.clone();
+        let renew = rec("2", "fleet_claim", json!({"repo": "r", "paths": ["src"], "reason": "y", "ttl_secs": 600}));
+        assert!(p.apply(&renew, 1_030_000));
+        assert_eq!(p.leases.len(), 1);
+        assert_eq!(p.leases[0].granted_at, granted, "renewal keeps the grant time");
+        assert_eq!(p.leases[0].expires_at, crate::time::format_ms(1_030_000 + 600_000));
+        p.apply(&rec("3", "fleet_release", json!({"all": false, "repo": "r", "paths": ["src"]})), 1_040_000);
+        assert!(p.leases.is_empty());
+    }
+}

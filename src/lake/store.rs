@@ -1,0 +1,244 @@
+//! The lake's one storage interface: get, put, create-if-absent and list, each with
+//! the store's own timestamps. No compare-and-swap: every shared decision is a
+//! create-if-absent. `LocalStore` is a directory; an object store can implement the
+//! same trait without touching anything above it.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub key: String,
+    pub size: u64,
+    /// The store's modification time, in ms since the epoch (the lake clock).
+    pub mtime_ms: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// We created it; the store's timestamp.
+    Yes(i64),
+    /// Something already holds this key (ours from an earlier try, or another writer's).
+    Exists,
+}
+
+pub trait Store {
+    /// A human-readable location, e.g. `file:///home/u/.ctxlake/lake`.
+    fn url(&self) -> String;
+    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>>;
+    /// Overwrite (only for single-writer keys); returns the store's timestamp.
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64>;
+    /// Create `key` only if absent, atomically.
+    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created>;
+    /// Objects whose key starts with `prefix` (a `/`-terminated folder or a key prefix), sorted.
+    fn list(&self, prefix: &str) -> Result<Vec<Object>>;
+    fn delete(&self, key: &str) -> Result<()>;
+    /// The store's clock now, in ms.
+    fn now_ms(&self) -> Result<i64>;
+    /// Make every earlier write durable (a barrier before advancing a watermark).
+    fn flush(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+pub struct LocalStore {
+    root: PathBuf,
+}
+
+impl LocalStore {
+    pub fn open(root: &Path) -> Result<LocalStore> {
+        fs::create_dir_all(root).map_err(|e| Error::io("cannot create the lake", root, e))?;
+        Ok(LocalStore { root: root.to_path_buf() })
+    }
+
+    fn path(&self, key: &str) -> Result<PathBuf> {
+        if key.is_empty() || key.starts_with('/') || key.split('/').any(|p| p.is_empty() || p == "." || p == "..") {
+            return Err(Error::storage("bad_key", format!("refusing lake key `{key}`")));
+        }
+        Ok(self.root.join(key))
+    }
+
+    /// Write to a unique temp file in the key's directory, fsynced.
+    fn stage(&self, path: &Path, bytes: &[u8], fsync: bool) -> Result<PathBuf> {
+        let dir = path.parent().unwrap_or(&self.root);
+        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create lake directory", dir, e))?;
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("obj");
+        let tmp = dir.join(format!(".{name}.tmp-{}-{}", std::process::id(), crate::fsutil::nonce()));
+        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("cannot stage", &tmp, e))?;
+        f.write_all(bytes)
+            .and_then(|_| if fsync { f.sync_all() } else { Ok(()) })
+            .map_err(|e| Error::io("cannot write", &tmp, e))?;
+        Ok(tmp)
+    }
+}
+
+fn mtime_ms(m: &fs::Metadata) -> i64 {
+    m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Store for LocalStore {
+    fn url(&self) -> String {
+        format!("file://{}", self.root.display())
+    }
+
+    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+        let p = self.path(key)?;
+        match fs::read(&p) {
+            Ok(b) => {
+                let t = fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0);
+                Ok(Some((b, t)))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("cannot read lake object", &p, e)),
+        }
+    }
+
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
+        let p = self.path(key)?;
+        let tmp = self.stage(&p, bytes, true)?;
+        fs::rename(&tmp, &p).map_err(|e| Error::io("cannot publish", &p, e))?;
+        crate::fsutil::sync_dir(p.parent().unwrap_or(&self.root))?;
+        Ok(fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0))
+    }
+
+    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
+        let p = self.path(key)?;
+        // Bulk creates are made durable together by `flush` (one syncfs, not one fsync each).
+        let tmp = self.stage(&p, bytes, false)?;
+        // link(2) fails with EEXIST if the name is taken: an atomic create-if-absent.
+        let r = fs::hard_link(&tmp, &p);
+        let _ = fs::remove_file(&tmp);
+        match r {
+            Ok(()) => {
+                Ok(Created::Yes(fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0)))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(Created::Exists),
+            Err(e) => Err(Error::io("cannot create lake object", &p, e)),
+        }
+    }
+
+    fn list(&self, prefix: &str) -> Result<Vec<Object>> {
+        let dir_part = prefix.rfind('/').map_or("", |i| &prefix[..i]);
+        let start = if dir_part.is_empty() { self.root.clone() } else { self.path(dir_part)? };
+        let mut out = Vec::new();
+        let mut stack = vec![(start, dir_part.to_string())];
+        while let Some((dir, key_dir)) = stack.pop() {
+            let rd = match fs::read_dir(&dir) {
+                Ok(rd) => rd,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io("cannot list", &dir, e)),
+            };
+            for e in rd.flatten() {
+                let Ok(name) = e.file_name().into_string() else { continue };
+                if name.starts_with('.') {
+                    continue; // staged temp files
+                }
+                let key = if key_dir.is_empty() { name } else { format!("{key_dir}/{name}") };
+                let Ok(m) = e.metadata() else { continue };
+                if m.is_dir() {
+                    let dkey = format!("{key}/");
+                    if dkey.starts_with(prefix) || prefix.starts_with(&dkey) {
+                        stack.push((e.path(), key));
+                    }
+                } else if key.starts_with(prefix) {
+                    out.push(Object { key, size: m.len(), mtime_ms: mtime_ms(&m) });
+                }
+            }
+        }
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(out)
+    }
+
+    fn delete(&self, key: &str) -> Result<()> {
+        let p = self.path(key)?;
+        match fs::remove_file(&p) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io("cannot delete", &p, e)),
+        }
+    }
+
+    fn now_ms(&self) -> Result<i64> {
+        // Same machine, same clock as file mtimes.
+        Ok(crate::time::now_ms())
+    }
+
+    fn flush(&self) -> Result<()> {
+        // syncfs(2) on the lake's filesystem via coreutils: one barrier for a whole batch.
+        let ok = std::process::Command::new("sync")
+            .arg("-f")
+            .arg(&self.root)
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::storage("flush", format!("cannot flush the lake `{}` to disk", self.root.display()))
+                .hint("check that `sync` (coreutils) is on PATH and the disk is healthy"))
+        }
+    }
+}
+
+/// The capability probe every `sync` starts with: create a fresh key twice; the second
+/// must be refused. A store that ignores the condition cannot serve several writers.
+pub fn probe(store: &dyn Store) -> Result<()> {
+    let key = format!("probe/{}", crate::ulid::new());
+    let first = store.create(&key, b"probe")?;
+    let second = store.create(&key, b"probe-again")?;
+    let _ = store.delete(&key);
+    match (first, second) {
+        (Created::Yes(_), Created::Exists) => Ok(()),
+        _ => Err(Error::storage(
+            "store_unsafe",
+            format!("the store `{}` does not honour create-if-absent", store.url()),
+        )
+        .hint("use a store with conditional writes (a local directory, AWS S3, or a tested S3-compatible server)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_is_exclusive_and_list_is_sorted() {
+        let d = tempfile::tempdir().unwrap();
+        let s = LocalStore::open(d.path()).unwrap();
+        assert!(matches!(s.create("a/b/1.json", b"x").unwrap(), Created::Yes(_)));
+        assert_eq!(s.create("a/b/1.json", b"y").unwrap(), Created::Exists);
+        assert_eq!(s.get("a/b/1.json").unwrap().unwrap().0, b"x");
+        s.put("a/b/0.json", b"z").unwrap();
+        s.put("a/c/9.json", b"z").unwrap();
+        s.put("ab/x.json", b"z").unwrap();
+        let keys: Vec<_> = s.list("a/").unwrap().into_iter().map(|o| o.key).collect();
+        assert_eq!(keys, ["a/b/0.json", "a/b/1.json", "a/c/9.json"]);
+        let keys: Vec<_> = s.list("a/b/").unwrap().into_iter().map(|o| o.key).collect();
+        assert_eq!(keys, ["a/b/0.json", "a/b/1.json"]);
+        assert!(s.list("nope/").unwrap().is_empty());
+        assert!(s.get("../etc/passwd").is_err());
+        probe(&s).unwrap();
+    }
+
+    #[test]
+    fn racing_creates_have_one_winner() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().to_path_buf();
+        let winners: usize = (0..16)
+            .map(|i| {
+                let root = root.clone();
+                std::thread::spawn(move || {
+                    let s = LocalStore::open(&root).unwrap();
+                    matches!(s.create("m/00000000000000000001.json", format!("{i}").as_bytes()).unwrap(), Created::Yes(_))
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap() as usize)
+            .sum();
+        assert_eq!(winners, 1);
+    }
+}
