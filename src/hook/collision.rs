@@ -39,11 +39,15 @@ pub fn check(
     cwd: &Path,
     now_ms: i64,
 ) -> Vec<Conflict> {
-    let found = repo::discover(cwd);
-    let repo_id = found.as_ref().map(|r| r.id.as_str()).unwrap_or("");
-    let rel: Vec<String> = paths
+    // Each path's own repository: an agent may write outside the repo it started in.
+    let rel: Vec<(String, String)> = paths
         .iter()
-        .filter_map(|p| repo::relative_path(p, cwd, found.as_ref()).ok())
+        .filter_map(|p| {
+            let abs = cwd.join(p);
+            let found = repo::discover(abs.parent().unwrap_or(cwd));
+            let rel = repo::relative_path(p, cwd, found.as_ref()).ok()?;
+            Some((found.map(|r| r.id).unwrap_or_default(), rel))
+        })
         .collect();
     if rel.is_empty() {
         return Vec::new();
@@ -54,11 +58,14 @@ pub fn check(
         let p = &roster.agents[st.agent];
         let l = &p.leases[st.lease];
         // Only the holder of a lease speaks for it; a contended claimant holds nothing.
-        if st.state != State::Held || l.repo != repo_id {
+        if st.state != State::Held {
             continue;
         }
         let same_agent = p.agent == me;
-        for path in rel.iter().filter(|r| leases::overlaps(r, &l.path)) {
+        let hits = rel
+            .iter()
+            .filter(|(repo_id, r)| *repo_id == l.repo && leases::overlaps(r, &l.path));
+        for (_, path) in hits {
             out.push(Conflict {
                 path: path.clone(),
                 lease_path: l.path.clone(),
