@@ -60,10 +60,9 @@ impl Section {
 pub fn build(ctx: &Ctx, repo: Option<&str>) -> String {
     let fleet = &ctx.scope.fleet;
     let now = ctx.now_ms();
-    let roster: cache::Read<Roster> = cache::read(&ctx.paths, fleet, cache::ROSTER);
+    let roster: Option<Roster> = super::read_cache(ctx, cache::ROSTER);
     let mut head = Section::new(HEAD_CHARS);
     let age = roster
-        .data
         .as_ref()
         .and_then(|r| cache::age_secs(&r.generated_at, now));
     head.push(&match age {
@@ -73,10 +72,7 @@ pub fn build(ctx: &Ctx, repo: Option<&str>) -> String {
     head.push("Leases are advisory: before editing shared code, check `fleet_status` and claim paths with `fleet_claim`.");
     let parts = [
         head.into_text(),
-        roster
-            .data
-            .map(|r| agents(ctx, &r, now))
-            .unwrap_or_default(),
+        roster.map(|r| agents(ctx, &r, now)).unwrap_or_default(),
         history(ctx, repo),
         claims(ctx),
     ];
@@ -145,12 +141,11 @@ fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> String {
 }
 
 fn history(ctx: &Ctx, repo: Option<&str>) -> String {
-    let fleet = &ctx.scope.fleet;
-    let hist: cache::Read<History> = cache::read(&ctx.paths, fleet, cache::HISTORY);
-    let hand: cache::Read<Handoffs> = cache::read(&ctx.paths, fleet, cache::HANDOFFS);
+    let hist: Option<History> = super::read_cache(ctx, cache::HISTORY);
+    let hand: Option<Handoffs> = super::read_cache(ctx, cache::HANDOFFS);
     let here = |r: &Option<String>| repo.is_some() && r.as_deref() == repo;
     let mut s = Section::new(HISTORY_CHARS);
-    if let Some(h) = hand.data.filter(|h| !h.handoffs.is_empty()) {
+    if let Some(h) = hand.filter(|h| !h.handoffs.is_empty()) {
         let mut notes = h.handoffs;
         // Notes about this repository first; the cache is newest first and the sort is stable.
         notes.sort_by_key(|n| !here(&n.repo));
@@ -167,7 +162,7 @@ fn history(ctx: &Ctx, repo: Option<&str>) -> String {
             ));
         }
     }
-    if let Some(h) = hist.data.filter(|h| !h.sessions.is_empty()) {
+    if let Some(h) = hist.filter(|h| !h.sessions.is_empty()) {
         let mut sessions = h.sessions;
         sessions.sort_by_key(|x| !here(&x.repo));
         s.push("Recent sessions:");

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::cache::{self, Roster};
+use crate::cache::{self, Lease, Presence, Roster};
 use crate::repo;
 use crate::tools::Ctx;
 use crate::tools::fleet::leases::{self, State};
@@ -53,9 +53,10 @@ pub fn check(
         return Vec::new();
     }
     let lake_now = now_ms + roster.lake_clock_offset_ms;
+    let agents = deciders(roster, &rel);
     let mut out = Vec::new();
-    for st in leases::resolve(&roster.agents, lake_now) {
-        let p = &roster.agents[st.agent];
+    for st in leases::resolve(&agents, lake_now) {
+        let p = &agents[st.agent];
         let l = &p.leases[st.lease];
         // Only the holder of a lease speaks for it; a contended claimant holds nothing.
         if st.state != State::Held {
@@ -80,13 +81,54 @@ pub fn check(
     out
 }
 
+/// The leases that can decide who holds any lease over `rel`: those leases and every
+/// lease overlapping one of them. A lease's standing depends only on the leases that
+/// overlap it, so resolving this subset answers exactly as resolving the whole roster
+/// would, without hashing 500 leases for a one-file edit.
+fn deciders(roster: &Roster, rel: &[(String, String)]) -> Vec<Presence> {
+    let over = |l: &Lease| {
+        rel.iter()
+            .any(|(r, p)| *r == l.repo && leases::overlaps(p, &l.path))
+    };
+    let targets: Vec<&Lease> = roster
+        .agents
+        .iter()
+        .flat_map(|a| &a.leases)
+        .filter(|l| over(l))
+        .collect();
+    roster
+        .agents
+        .iter()
+        .filter_map(|a| {
+            let leases: Vec<Lease> = a
+                .leases
+                .iter()
+                .filter(|l| {
+                    targets
+                        .iter()
+                        .any(|t| t.repo == l.repo && leases::overlaps(&t.path, &l.path))
+                })
+                .cloned()
+                .collect();
+            (!leases.is_empty()).then(|| Presence {
+                agent: a.agent.clone(),
+                session: a.session.clone(),
+                runtime: None,
+                task: None,
+                last_seen: a.last_seen.clone(),
+                leases,
+            })
+        })
+        .collect()
+}
+
 /// Check the cached roster of `ctx`'s fleet; `None` when nothing collides.
 pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
     if paths.is_empty() {
         return None;
     }
-    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::ROSTER);
-    let conflicts = check(&roster.data?, &ctx.scope.agent, paths, cwd, ctx.now_ms());
+    let roster: Roster = super::read_cache(ctx, cache::ROSTER)?;
+    let conflicts = check(&roster, &ctx.scope.agent, paths, cwd, ctx.now_ms());
     decide(&conflicts, ctx.config.block_on_conflict)
 }
 

@@ -105,3 +105,35 @@ fn warn_by_default_block_only_when_configured() {
         "never block over our own agent id"
     );
 }
+
+#[test]
+fn a_lease_contended_by_one_elsewhere_is_not_a_holder() {
+    // carol's `src` is contended by dave's earlier `src/b`: an edit of `src/a` meets no
+    // holder, even though dave's lease does not touch `src/a` (the subset must keep it).
+    let lease = |path: &str, granted: &str| Lease {
+        repo: String::new(),
+        path: path.into(),
+        reason: "r".into(),
+        granted_at: format!("2026-11-29T{granted}Z"),
+        expires_at: "2026-11-29T23:00:00Z".into(),
+    };
+    let r = Roster {
+        agents: vec![
+            Presence {
+                agent: "carol".into(),
+                leases: vec![lease("src", "10:00:00")],
+                ..Presence::default()
+            },
+            Presence {
+                agent: "dave".into(),
+                leases: vec![lease("src/b", "09:00:00")],
+                ..Presence::default()
+            },
+        ],
+        ..Roster::default()
+    };
+    let d = tempfile::tempdir().unwrap();
+    assert!(check(&r, "me", &["src/a".into()], d.path(), now()).is_empty());
+    let b = check(&r, "me", &["src/b/x.rs".into()], d.path(), now());
+    assert_eq!(b.iter().map(|c| c.holder.as_str()).collect::<Vec<_>>(), ["dave"]);
+}

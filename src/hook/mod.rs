@@ -159,6 +159,15 @@ fn respond(ctx: &Ctx, runtime: Runtime, event: &Event) -> String {
     out
 }
 
+/// A cache file decoded straight into its type, or `None` when absent or unreadable.
+/// Unlike `cache::read` this skips cleaning every string up front (most of the hook's
+/// CPU with a 500-lease roster): the hook cleans every string it prints instead, which
+/// is where DESIGN §4 requires it ("cleaned at render time").
+pub(crate) fn read_cache<T: serde::de::DeserializeOwned>(ctx: &Ctx, name: &str) -> Option<T> {
+    let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, name)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
 fn briefing(ctx: &Ctx) -> String {
     let repo = crate::repo::discover(&ctx.cwd).map(|r| r.id);
     briefing::build(ctx, repo.as_deref())
