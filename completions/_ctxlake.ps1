@@ -32,9 +32,15 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
-            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline')
+            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache.')
+            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
+            [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -180,6 +186,10 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
             [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -229,10 +239,67 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;memory;list' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'proposed, promoted, contested or retired (default: all)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Rows (default 50, at most 200)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;promote' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;contest' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;retire' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ctxlake;memory;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
             [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -243,6 +310,18 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;help;timeline' {
+            break
+        }
+        'ctxlake;memory;help;list' {
+            break
+        }
+        'ctxlake;memory;help;promote' {
+            break
+        }
+        'ctxlake;memory;help;contest' {
+            break
+        }
+        'ctxlake;memory;help;retire' {
             break
         }
         'ctxlake;memory;help;help' {
@@ -285,6 +364,101 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         'ctxlake;spool;help;help' {
             break
         }
+        'ctxlake;sync' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep running: sync every `--interval` seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;maint' {
+            [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Only this fleet (default: every fleet in the lake)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;status' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;service' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;service;install' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;service;uninstall' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;service;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;service;help;install' {
+            break
+        }
+        'ctxlake;service;help;uninstall' {
+            break
+        }
+        'ctxlake;service;help;help' {
+            break
+        }
         'ctxlake;completions' {
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -297,12 +471,55 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;install' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Install into every detected runtime')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Write the project''s file (in the current directory), pinned to the fleet')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print a unified diff per file; write nothing')
+            [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Write only the MCP entry, no hooks')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Install into a named runtime even if it is not detected')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not prompt: with no runtime named, take every detected one')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not prompt: with no runtime named, take every detected one')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Show each runtime, detected or not, installed or not, and its files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;uninstall' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Uninstall from every runtime where ctxlake is installed')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Edit the project''s files (in the current directory) instead of the user''s')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print a unified diff per file; write nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not prompt: with no runtime named, take every one where ctxlake is installed')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not prompt: with no runtime named, take every one where ctxlake is installed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ctxlake;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
-            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline')
+            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache.')
+            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
+            [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -336,6 +553,10 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
             [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
             [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
             break
         }
         'ctxlake;help;memory;search' {
@@ -347,6 +568,18 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         'ctxlake;help;memory;timeline' {
             break
         }
+        'ctxlake;help;memory;list' {
+            break
+        }
+        'ctxlake;help;memory;promote' {
+            break
+        }
+        'ctxlake;help;memory;contest' {
+            break
+        }
+        'ctxlake;help;memory;retire' {
+            break
+        }
         'ctxlake;help;spool' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records.')
             break
@@ -354,7 +587,33 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         'ctxlake;help;spool;check' {
             break
         }
+        'ctxlake;help;sync' {
+            break
+        }
+        'ctxlake;help;maint' {
+            break
+        }
+        'ctxlake;help;status' {
+            break
+        }
+        'ctxlake;help;service' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            break
+        }
+        'ctxlake;help;service;install' {
+            break
+        }
+        'ctxlake;help;service;uninstall' {
+            break
+        }
         'ctxlake;help;completions' {
+            break
+        }
+        'ctxlake;help;install' {
+            break
+        }
+        'ctxlake;help;uninstall' {
             break
         }
         'ctxlake;help;help' {

@@ -28,11 +28,29 @@ _ctxlake() {
             ctxlake,init)
                 cmd="ctxlake__subcmd__init"
                 ;;
+            ctxlake,install)
+                cmd="ctxlake__subcmd__install"
+                ;;
+            ctxlake,maint)
+                cmd="ctxlake__subcmd__maint"
+                ;;
             ctxlake,memory)
                 cmd="ctxlake__subcmd__memory"
                 ;;
+            ctxlake,service)
+                cmd="ctxlake__subcmd__service"
+                ;;
             ctxlake,spool)
                 cmd="ctxlake__subcmd__spool"
+                ;;
+            ctxlake,status)
+                cmd="ctxlake__subcmd__status"
+                ;;
+            ctxlake,sync)
+                cmd="ctxlake__subcmd__sync"
+                ;;
+            ctxlake,uninstall)
+                cmd="ctxlake__subcmd__uninstall"
                 ;;
             ctxlake__subcmd__fleet,claim)
                 cmd="ctxlake__subcmd__fleet__subcmd__claim"
@@ -82,11 +100,29 @@ _ctxlake() {
             ctxlake__subcmd__help,init)
                 cmd="ctxlake__subcmd__help__subcmd__init"
                 ;;
+            ctxlake__subcmd__help,install)
+                cmd="ctxlake__subcmd__help__subcmd__install"
+                ;;
+            ctxlake__subcmd__help,maint)
+                cmd="ctxlake__subcmd__help__subcmd__maint"
+                ;;
             ctxlake__subcmd__help,memory)
                 cmd="ctxlake__subcmd__help__subcmd__memory"
                 ;;
+            ctxlake__subcmd__help,service)
+                cmd="ctxlake__subcmd__help__subcmd__service"
+                ;;
             ctxlake__subcmd__help,spool)
                 cmd="ctxlake__subcmd__help__subcmd__spool"
+                ;;
+            ctxlake__subcmd__help,status)
+                cmd="ctxlake__subcmd__help__subcmd__status"
+                ;;
+            ctxlake__subcmd__help,sync)
+                cmd="ctxlake__subcmd__help__subcmd__sync"
+                ;;
+            ctxlake__subcmd__help,uninstall)
+                cmd="ctxlake__subcmd__help__subcmd__uninstall"
                 ;;
             ctxlake__subcmd__help__subcmd__fleet,claim)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__claim"
@@ -103,8 +139,20 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__fleet,status)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__status"
                 ;;
+            ctxlake__subcmd__help__subcmd__memory,contest)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__contest"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory,list)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__list"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory,promote)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__promote"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,propose)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__propose"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory,retire)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__retire"
                 ;;
             ctxlake__subcmd__help__subcmd__memory,search)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__search"
@@ -112,14 +160,32 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__memory,timeline)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__timeline"
                 ;;
+            ctxlake__subcmd__help__subcmd__service,install)
+                cmd="ctxlake__subcmd__help__subcmd__service__subcmd__install"
+                ;;
+            ctxlake__subcmd__help__subcmd__service,uninstall)
+                cmd="ctxlake__subcmd__help__subcmd__service__subcmd__uninstall"
+                ;;
             ctxlake__subcmd__help__subcmd__spool,check)
                 cmd="ctxlake__subcmd__help__subcmd__spool__subcmd__check"
+                ;;
+            ctxlake__subcmd__memory,contest)
+                cmd="ctxlake__subcmd__memory__subcmd__contest"
                 ;;
             ctxlake__subcmd__memory,help)
                 cmd="ctxlake__subcmd__memory__subcmd__help"
                 ;;
+            ctxlake__subcmd__memory,list)
+                cmd="ctxlake__subcmd__memory__subcmd__list"
+                ;;
+            ctxlake__subcmd__memory,promote)
+                cmd="ctxlake__subcmd__memory__subcmd__promote"
+                ;;
             ctxlake__subcmd__memory,propose)
                 cmd="ctxlake__subcmd__memory__subcmd__propose"
+                ;;
+            ctxlake__subcmd__memory,retire)
+                cmd="ctxlake__subcmd__memory__subcmd__retire"
                 ;;
             ctxlake__subcmd__memory,search)
                 cmd="ctxlake__subcmd__memory__subcmd__search"
@@ -127,17 +193,47 @@ _ctxlake() {
             ctxlake__subcmd__memory,timeline)
                 cmd="ctxlake__subcmd__memory__subcmd__timeline"
                 ;;
+            ctxlake__subcmd__memory__subcmd__help,contest)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__contest"
+                ;;
             ctxlake__subcmd__memory__subcmd__help,help)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__help"
                 ;;
+            ctxlake__subcmd__memory__subcmd__help,list)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__list"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help,promote)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__promote"
+                ;;
             ctxlake__subcmd__memory__subcmd__help,propose)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__propose"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help,retire)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__retire"
                 ;;
             ctxlake__subcmd__memory__subcmd__help,search)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__search"
                 ;;
             ctxlake__subcmd__memory__subcmd__help,timeline)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__timeline"
+                ;;
+            ctxlake__subcmd__service,help)
+                cmd="ctxlake__subcmd__service__subcmd__help"
+                ;;
+            ctxlake__subcmd__service,install)
+                cmd="ctxlake__subcmd__service__subcmd__install"
+                ;;
+            ctxlake__subcmd__service,uninstall)
+                cmd="ctxlake__subcmd__service__subcmd__uninstall"
+                ;;
+            ctxlake__subcmd__service__subcmd__help,help)
+                cmd="ctxlake__subcmd__service__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__service__subcmd__help,install)
+                cmd="ctxlake__subcmd__service__subcmd__help__subcmd__install"
+                ;;
+            ctxlake__subcmd__service__subcmd__help,uninstall)
+                cmd="ctxlake__subcmd__service__subcmd__help__subcmd__uninstall"
                 ;;
             ctxlake__subcmd__spool,check)
                 cmd="ctxlake__subcmd__spool__subcmd__check"
@@ -158,7 +254,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool completions help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,7 +560,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool completions help"
+            opts="init fleet memory spool sync maint status service completions install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -603,8 +699,8 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ctxlake__subcmd__help__subcmd__memory)
-            opts="search propose timeline"
+        ctxlake__subcmd__help__subcmd__install)
+            opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -617,7 +713,91 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__help__subcmd__maint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory)
+            opts="search propose timeline list promote contest retire"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__contest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__help__subcmd__memory__subcmd__propose)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__retire)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -659,6 +839,48 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__help__subcmd__service)
+            opts="install uninstall"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__service__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__service__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__help__subcmd__spool)
             opts="check"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -676,6 +898,48 @@ _ctxlake() {
         ctxlake__subcmd__help__subcmd__spool__subcmd__check)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -717,8 +981,8 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ctxlake__subcmd__memory)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline help"
+        ctxlake__subcmd__install)
+            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -739,9 +1003,97 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ctxlake__subcmd__memory__subcmd__help)
-            opts="search propose timeline help"
+        ctxlake__subcmd__maint)
+            opts="-q -h -V --only --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline list promote contest retire help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__contest)
+            opts="-q -h -V --reason --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help)
+            opts="search propose timeline list promote contest retire help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__contest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -767,7 +1119,49 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__memory__subcmd__help__subcmd__propose)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__retire)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -809,6 +1203,62 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__memory__subcmd__list)
+            opts="-q -h -V --status --limit --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --status)
+                    COMPREPLY=($(compgen -W "proposed promoted contested retired" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__promote)
+            opts="-q -h -V --reason --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__memory__subcmd__propose)
             opts="-q -h -V --type --subject --evidence --evidence-json --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -829,6 +1279,32 @@ _ctxlake() {
                     return 0
                     ;;
                 --evidence-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__retire)
+            opts="-q -h -V --reason --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -900,6 +1376,128 @@ _ctxlake() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__help)
+            opts="install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__install)
+            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__service__subcmd__uninstall)
+            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -994,6 +1592,76 @@ _ctxlake() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__status)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__sync)
+            opts="-q -h -V --watch --interval --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__uninstall)
+            opts="-y -q -h -V --all --project --dry-run --yes --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -29,9 +29,15 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
             cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
-            cand memory 'The fleet''s shared memory: search, propose, timeline'
+            cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
+            cand sync 'Move queued writes into the lake and refresh the local cache.'
+            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.'
+            cand status 'Show whether sync and maint are keeping this host''s view fresh.'
+            cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
@@ -162,6 +168,10 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
             cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
             cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+            cand list 'List claims in the published snapshot by status (operators see every status).'
+            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;search'= {
@@ -207,10 +217,63 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;memory;list'= {
+            cand --status 'proposed, promoted, contested or retired (default: all)'
+            cand --limit 'Rows (default 50, at most 200)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;promote'= {
+            cand --reason 'Why: recorded in the claim''s timeline'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;contest'= {
+            cand --reason 'Why: recorded in the claim''s timeline'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;retire'= {
+            cand --reason 'Why: recorded in the claim''s timeline'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ctxlake;memory;help'= {
             cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
             cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
             cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+            cand list 'List claims in the published snapshot by status (operators see every status).'
+            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;help;search'= {
@@ -218,6 +281,14 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;memory;help;propose'= {
         }
         &'ctxlake;memory;help;timeline'= {
+        }
+        &'ctxlake;memory;help;list'= {
+        }
+        &'ctxlake;memory;help;promote'= {
+        }
+        &'ctxlake;memory;help;contest'= {
+        }
+        &'ctxlake;memory;help;retire'= {
         }
         &'ctxlake;memory;help;help'= {
         }
@@ -253,6 +324,91 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;spool;help;help'= {
         }
+        &'ctxlake;sync'= {
+            cand --interval 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --watch 'Keep running: sync every `--interval` seconds'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;maint'= {
+            cand --only 'Only this fleet (default: every fleet in the lake)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;status'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;service'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;service;install'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;service;uninstall'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;service;help'= {
+            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;service;help;install'= {
+        }
+        &'ctxlake;service;help;uninstall'= {
+        }
+        &'ctxlake;service;help;help'= {
+        }
         &'ctxlake;completions'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -264,12 +420,53 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;install'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --all 'Install into every detected runtime'
+            cand --project 'Write the project''s file (in the current directory), pinned to the fleet'
+            cand --dry-run 'Print a unified diff per file; write nothing'
+            cand --no-hooks 'Write only the MCP entry, no hooks'
+            cand --force 'Install into a named runtime even if it is not detected'
+            cand -y 'Do not prompt: with no runtime named, take every detected one'
+            cand --yes 'Do not prompt: with no runtime named, take every detected one'
+            cand --list 'Show each runtime, detected or not, installed or not, and its files'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;uninstall'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --all 'Uninstall from every runtime where ctxlake is installed'
+            cand --project 'Edit the project''s files (in the current directory) instead of the user''s'
+            cand --dry-run 'Print a unified diff per file; write nothing'
+            cand -y 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
+            cand --yes 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ctxlake;help'= {
             cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
-            cand memory 'The fleet''s shared memory: search, propose, timeline'
+            cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
+            cand sync 'Move queued writes into the lake and refresh the local cache.'
+            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.'
+            cand status 'Show whether sync and maint are keeping this host''s view fresh.'
+            cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;help;init'= {
@@ -295,6 +492,10 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
             cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
             cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+            cand list 'List claims in the published snapshot by status (operators see every status).'
+            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
         }
         &'ctxlake;help;memory;search'= {
         }
@@ -302,12 +503,38 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;memory;timeline'= {
         }
+        &'ctxlake;help;memory;list'= {
+        }
+        &'ctxlake;help;memory;promote'= {
+        }
+        &'ctxlake;help;memory;contest'= {
+        }
+        &'ctxlake;help;memory;retire'= {
+        }
         &'ctxlake;help;spool'= {
             cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
         }
         &'ctxlake;help;spool;check'= {
         }
+        &'ctxlake;help;sync'= {
+        }
+        &'ctxlake;help;maint'= {
+        }
+        &'ctxlake;help;status'= {
+        }
+        &'ctxlake;help;service'= {
+            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+        }
+        &'ctxlake;help;service;install'= {
+        }
+        &'ctxlake;help;service;uninstall'= {
+        }
         &'ctxlake;help;completions'= {
+        }
+        &'ctxlake;help;install'= {
+        }
+        &'ctxlake;help;uninstall'= {
         }
         &'ctxlake;help;help'= {
         }

@@ -32,9 +32,15 @@ complete -c ctxlake -n "__fish_ctxlake_needs_command" -s h -l help -d 'Print hel
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode.'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
-complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline; operators list, promote, contest, retire'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "spool" -d 'Inspect the local write queue'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "sync" -d 'Move queued writes into the lake and refresh the local cache.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "maint" -d 'Fold claim events, run the promotion gate and publish each fleet\'s snapshot.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "status" -d 'Show whether sync and maint are keeping this host\'s view fresh.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "service" -d 'Run `ctxlake sync --watch` as a user service'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "install" -d 'Add ctxlake\'s MCP server and hooks to coding-agent runtimes\' own config files.'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "uninstall" -d 'Remove ctxlake\'s MCP server and hooks from coding-agent runtimes\' config files.'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l store -d 'Where the fleet\'s shared state lives (`file:///path`)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l memory -d 'Memory mode: on, shadow or off' -r -f -a "on\t''
@@ -105,16 +111,20 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l fleet -d 'Fleet to act in' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s q -l quiet -d 'Print no notes on stderr'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s h -l help -d 'Print help'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "promote" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "contest" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "retire" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l subject -d 'Only claims about this subject' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type (environment, convention, outcome, preference, hypothesis)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'Only claims of this scope (`agent` or `fleet`)' -r
@@ -147,9 +157,45 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'proposed, promoted, contested or retired (default: all)' -r -f -a "proposed\t''
+promoted\t''
+contested\t''
+retired\t''"
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l limit -d 'Rows (default 50, at most 200)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l reason -d 'Why: recorded in the claim\'s timeline' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l reason -d 'Why: recorded in the claim\'s timeline' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l reason -d 'Why: recorded in the claim\'s timeline' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "contest" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l agent -d 'This agent\'s id (default: user@host)' -r
@@ -167,18 +213,94 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l interval -d 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l watch -d 'Keep running: sync every `--interval` seconds'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l only -d 'Only this fleet (default: every fleet in the lake)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from help" -f -a "install" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode.'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "spool" -d 'Inspect the local write queue'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "completions" -d 'Print a shell completion script to stdout.'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l all -d 'Install into every detected runtime'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l project -d 'Write the project\'s file (in the current directory), pinned to the fleet'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l dry-run -d 'Print a unified diff per file; write nothing'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l no-hooks -d 'Write only the MCP entry, no hooks'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l force -d 'Install into a named runtime even if it is not detected'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s y -l yes -d 'Do not prompt: with no runtime named, take every detected one'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l list -d 'Show each runtime, detected or not, installed or not, and its files'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l all -d 'Uninstall from every runtime where ctxlake is installed'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l project -d 'Edit the project\'s files (in the current directory) instead of the user\'s'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l dry-run -d 'Print a unified diff per file; write nothing'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s y -l yes -d 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "memory" -d 'The fleet\'s shared memory: search, propose, timeline; operators list, promote, contest, retire'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "spool" -d 'Inspect the local write queue'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "sync" -d 'Move queued writes into the lake and refresh the local cache.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "maint" -d 'Fold claim events, run the promotion gate and publish each fleet\'s snapshot.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "status" -d 'Show whether sync and maint are keeping this host\'s view fresh.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "service" -d 'Run `ctxlake sync --watch` as a user service'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "completions" -d 'Print a shell completion script to stdout.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "install" -d 'Add ctxlake\'s MCP server and hooks to coding-agent runtimes\' own config files.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "uninstall" -d 'Remove ctxlake\'s MCP server and hooks from coding-agent runtimes\' config files.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint status service completions install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "status" -d 'Show active agents, their tasks and every lease\'s standing (held or contended).'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "claim" -d 'Ask for advisory leases on paths you are about to edit.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "release" -d 'Release leases you hold; with no paths, release all of this session\'s leases.'
@@ -187,4 +309,10 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused).'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it.'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "promote" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "contest" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "retire" -d 'Decide on a claim by hand (queued; `maint` applies it; a person\'s word is final).'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from spool" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "install" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "uninstall" -d 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'

@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod fsutil;
 pub mod hook;
+pub mod install;
 pub mod lake;
 pub mod output;
 pub mod paths;

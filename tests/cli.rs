@@ -11,6 +11,10 @@ mod docs;
 mod hook;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/install.rs"]
+mod install;
+#[path = "cli/lake.rs"]
+mod lake;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

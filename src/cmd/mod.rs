@@ -11,9 +11,15 @@ pub mod completions;
 pub mod fleet;
 pub mod hook;
 pub mod init;
+pub mod install;
+pub mod maint;
 pub mod man;
 pub mod memory;
+pub mod service;
 pub mod spool;
+pub mod status;
+pub mod sync;
+pub mod uninstall;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.
 #[derive(Debug, Parser)]
@@ -67,15 +73,23 @@ pub enum Command {
     /// Who is working where: status, advisory leases, history, handoffs.
     #[command(subcommand)]
     Fleet(fleet::FleetCmd),
-    /// The fleet's shared memory: search, propose, timeline.
+    /// The fleet's shared memory: search, propose, timeline; operators list, promote, contest, retire.
     #[command(subcommand)]
     Memory(memory::MemoryCmd),
     /// Inspect the local write queue.
     #[command(subcommand)]
     Spool(spool::SpoolCmd),
+    Sync(sync::SyncArgs),
+    Maint(maint::MaintArgs),
+    Status(status::StatusArgs),
+    /// Run `ctxlake sync --watch` as a user service.
+    #[command(subcommand)]
+    Service(service::ServiceCmd),
     Completions(completions::CompletionsArgs),
     /// Capture a runtime's hook event; print its briefing or collision warning.
     Hook(hook::HookArgs),
+    Install(install::InstallArgs),
+    Uninstall(uninstall::UninstallArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -85,8 +99,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Fleet(c) => fleet::run(c, g),
         Command::Memory(c) => memory::run(c, g),
         Command::Spool(c) => spool::run(c, g),
+        Command::Sync(a) => sync::run(a, g),
+        Command::Maint(a) => maint::run(a, g),
+        Command::Status(a) => status::run(a, g),
+        Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
         Command::Hook(a) => hook::run(&a, g),
+        Command::Install(a) => install::run(&a, g),
+        Command::Uninstall(a) => uninstall::run(&a, g),
     }
 }
 

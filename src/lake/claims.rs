@@ -41,11 +41,16 @@ pub struct Manifest {
 }
 
 pub fn latest_manifest(store: &dyn Store, fleet: &str) -> Result<Option<Manifest>> {
-    let Some(last) = store.list(&keys::manifests(fleet))?.into_iter().filter(|o| keys::manifest_seq(&o.key).is_some()).next_back()
+    let Some(last) = store
+        .list(&keys::manifests(fleet))?
+        .into_iter()
+        .rfind(|o| keys::manifest_seq(&o.key).is_some())
     else {
         return Ok(None);
     };
-    Ok(store.get(&last.key)?.and_then(|(b, _)| serde_json::from_slice(&b).ok()))
+    Ok(store
+        .get(&last.key)?
+        .and_then(|(b, _)| serde_json::from_slice(&b).ok()))
 }
 
 pub fn load_events(store: &dyn Store, fleet: &str) -> Result<Vec<Event>> {
@@ -70,13 +75,27 @@ pub struct Folded {
 struct Building {
     row: ClaimRow,
     independent: HashSet<String>,
+    /// When each independent session first proposed it, in order.
+    independent_at: Vec<String>,
 }
 
 /// The content-addressed id of a claim: the same words about the same subject are one claim.
 pub fn claim_id(subject: &str, text: &str) -> String {
-    let norm = |s: &str| s.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
-    let key = format!("{}\n{}", norm(subject), norm(text).trim_end_matches(['.', '!']));
-    format!("c-{}", &super::mirror::hex(&Sha256::digest(key.as_bytes()))[..10])
+    let norm = |s: &str| {
+        s.to_lowercase()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let key = format!(
+        "{}\n{}",
+        norm(subject),
+        norm(text).trim_end_matches(['.', '!'])
+    );
+    format!(
+        "c-{}",
+        &super::mirror::hex(&Sha256::digest(key.as_bytes()))[..10]
+    )
 }
 
 pub fn fold(events: &[Event]) -> Folded {
@@ -97,17 +116,30 @@ pub fn fold(events: &[Event]) -> Folded {
     for e in events {
         match e.kind.as_str() {
             "memory_shown" => {
-                for id in e.payload["claim_ids"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-                    shown.entry((e.session.clone(), id.to_string())).or_insert_with(|| e.at.clone());
+                for id in e.payload["claim_ids"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    shown
+                        .entry((e.session.clone(), id.to_string()))
+                        .or_insert_with(|| e.at.clone());
                 }
             }
             "memory_propose" => {
                 let p = &e.payload;
-                let (Some(text), Some(subject), Some(ty)) = (p["claim"].as_str(), p["subject"].as_str(), p["type"].as_str())
-                else {
+                let (Some(text), Some(subject), Some(ty)) = (
+                    p["claim"].as_str(),
+                    p["subject"].as_str(),
+                    p["type"].as_str(),
+                ) else {
                     continue;
                 };
-                let evidence = p["evidence"].as_array().map(Vec::as_slice).unwrap_or_default();
+                let evidence = p["evidence"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
                 if crate::tools::memory::propose::check_evidence(evidence).is_err() {
                     continue; // no evidence, no claim — even if an old client spooled it
                 }
@@ -130,14 +162,23 @@ pub fn fold(events: &[Event]) -> Folded {
                             session: e.session.clone(),
                         },
                         independent: HashSet::new(),
+                        independent_at: Vec::new(),
                     }
                 });
-                let was_shown = shown.get(&(e.session.clone(), id.clone())).is_some_and(|t| t.as_str() <= e.at.as_str());
-                if !was_shown {
-                    b.independent.insert(e.session.clone());
+                let was_shown = shown
+                    .get(&(e.session.clone(), id.clone()))
+                    .is_some_and(|t| t.as_str() <= e.at.as_str());
+                if !was_shown && b.independent.insert(e.session.clone()) {
+                    b.independent_at.push(e.at.clone());
                 }
                 b.row.independent_sessions = b.independent.len() as u32;
-                out.events.push(timeline(&b.row, &e.at, "claim_proposed", &e.agent, &e.session));
+                out.events.push(timeline(
+                    &b.row,
+                    &e.at,
+                    "claim_proposed",
+                    &e.agent,
+                    &e.session,
+                ));
             }
             _ => {}
         }
@@ -147,11 +188,20 @@ pub fn fold(events: &[Event]) -> Folded {
     for id in &order {
         let (subject, text, ty, n, at) = {
             let b = &claims[id];
-            (b.row.subject.to_lowercase(), b.row.text.clone(), b.row.claim_type.clone(), b.independent.len(), b.row.created_at.clone())
+            (
+                b.row.subject.to_lowercase(),
+                b.row.text.clone(),
+                b.row.claim_type.clone(),
+                b.independent.len(),
+                b.row.created_at.clone(),
+            )
         };
         let rivals: Vec<String> = promoted
             .iter()
-            .filter(|p| claims[*p].row.subject.to_lowercase() == subject && contradicts(&claims[*p].row.text, &text))
+            .filter(|p| {
+                claims[*p].row.subject.to_lowercase() == subject
+                    && contradicts(&claims[*p].row.text, &text)
+            })
             .cloned()
             .collect();
         if !rivals.is_empty() {
@@ -170,20 +220,29 @@ pub fn fold(events: &[Event]) -> Folded {
             "convention" => Some(2),
             _ => None, // preference: only a person; hypothesis: never
         };
-        if needed.is_some_and(|k| n >= k)
+        if let Some(k) = needed.filter(|k| n >= *k)
             && let Some(b) = claims.get_mut(id)
         {
+            // Promoted when the k-th independent session proposed it.
+            let at = b.independent_at.get(k - 1).cloned().unwrap_or(at);
             b.row.status = "promoted".into();
             b.row.scope = "fleet".into();
             b.row.promoted_at = Some(at.clone());
-            out.events.push(timeline(&b.row, &at, "claim_promoted", "gate", "gate"));
+            out.events
+                .push(timeline(&b.row, &at, "claim_promoted", "gate", "gate"));
             promoted.push(id.clone());
         }
     }
     // Pass 3: a person's word is final.
     for e in events.iter().filter(|e| e.kind == "memory_operator") {
-        let (Some(action), Some(id)) = (e.payload["action"].as_str(), e.payload["claim_id"].as_str()) else { continue };
-        let Some(b) = claims.get_mut(id) else { continue };
+        let (Some(action), Some(id)) =
+            (e.payload["action"].as_str(), e.payload["claim_id"].as_str())
+        else {
+            continue;
+        };
+        let Some(b) = claims.get_mut(id) else {
+            continue;
+        };
         let (status, kind) = match action {
             "promote" => ("promoted", "claim_promoted"),
             "contest" => ("contested", "claim_contested"),
@@ -191,7 +250,11 @@ pub fn fold(events: &[Event]) -> Folded {
             _ => continue,
         };
         b.row.status = status.into();
-        b.row.scope = if status == "retired" { b.row.scope.clone() } else { "fleet".into() };
+        b.row.scope = if status == "retired" {
+            b.row.scope.clone()
+        } else {
+            "fleet".into()
+        };
         if status == "promoted" {
             b.row.promoted_at = Some(e.at.clone());
         }
@@ -203,7 +266,10 @@ pub fn fold(events: &[Event]) -> Folded {
     }
     for id in order {
         if let Some(mut b) = claims.remove(&id) {
-            let n = b.independent.len().max(usize::from(b.row.status == "promoted")) as i32;
+            let n = b
+                .independent
+                .len()
+                .max(usize::from(b.row.status == "promoted")) as i32;
             let mut conf = 1.0 - 0.5f64.powi(n + 1);
             if b.row.status == "contested" {
                 conf *= 0.5;
@@ -232,21 +298,41 @@ pub fn contradicts(a: &str, b: &str) -> bool {
     }
     let da: Vec<_> = ta.difference(&tb).collect();
     let db: Vec<_> = tb.difference(&ta).collect();
-    let valued = |d: &Vec<&String>| !d.is_empty() && d.len() <= 2 && d.iter().all(|w| w.chars().any(|c| c.is_ascii_digit()));
+    let valued = |d: &Vec<&String>| {
+        !d.is_empty() && d.len() <= 2 && d.iter().all(|w| w.chars().any(|c| c.is_ascii_digit()))
+    };
     na == nb && valued(&da) && valued(&db) && jaccard >= 0.5
 }
 
-/// Words without negators, and whether the sentence is negated (odd count).
+/// Auxiliaries carry no claim content once negation is taken out ("does not need").
+const AUXILIARIES: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "be", "been", "will", "would", "can", "could",
+    "should", "must", "has", "have", "had", "a", "an", "the",
+];
+
+/// Words without negators and auxiliaries, crudely singularized, and whether the
+/// sentence is negated (odd count).
 fn words(s: &str) -> (HashSet<String>, bool) {
-    let s = s.to_lowercase().replace("n't", " not").replace("cannot", "can not");
+    let s = s
+        .to_lowercase()
+        .replace("n't", " not")
+        .replace("cannot", "can not");
     let mut neg = false;
     let mut set = HashSet::new();
-    for w in s.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-')).map(|w| w.trim_matches(['.', '-'])) {
+    for w in s
+        .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-'))
+        .map(|w| w.trim_matches(['.', '-']))
+    {
         match w {
             "" => {}
             "not" | "no" | "never" | "without" | "none" => neg = !neg,
+            w if AUXILIARIES.contains(&w) => {}
             w => {
-                set.insert(w.to_string());
+                let stem = match w.strip_suffix('s') {
+                    Some(st) if w.len() > 3 && !w.ends_with("ss") => st,
+                    _ => w,
+                };
+                set.insert(stem.to_string());
             }
         }
     }
@@ -277,14 +363,30 @@ mod tests {
     fn thresholds_by_type() {
         let f = fold(&[
             propose("01", "s1", "environment", "ci", "CI runs on Debian 12"),
-            propose("02", "s1", "convention", "style", "Use snake_case for JSON fields"),
-            propose("03", "s2", "convention", "style", "use  snake_case for JSON fields."),
+            propose(
+                "02",
+                "s1",
+                "convention",
+                "style",
+                "Use snake_case for JSON fields",
+            ),
+            propose(
+                "03",
+                "s2",
+                "convention",
+                "style",
+                "use  snake_case for JSON fields.",
+            ),
             propose("04", "s1", "convention", "x", "One session is not enough"),
             propose("05", "s1", "preference", "p", "Prefer tabs"),
             propose("06", "s2", "hypothesis", "h", "Maybe the cache is stale"),
         ]);
         assert_eq!(status(&f, "CI runs on Debian 12"), ("promoted".into(), 1));
-        assert_eq!(status(&f, "Use snake_case for JSON fields"), ("promoted".into(), 2), "same claim, two sessions");
+        assert_eq!(
+            status(&f, "Use snake_case for JSON fields"),
+            ("promoted".into(), 2),
+            "same claim, two sessions"
+        );
         assert_eq!(status(&f, "One session is not enough").0, "proposed");
         assert_eq!(status(&f, "Prefer tabs").0, "proposed");
         assert_eq!(status(&f, "Maybe the cache is stale").0, "proposed");
@@ -301,24 +403,82 @@ mod tests {
             session: "s2".into(),
             payload: json!({"claim_ids": [id]}),
         };
-        let f = fold(&[propose("01", "s1", "convention", "style", "Use tabs"), shown, propose("03", "s2", "convention", "style", "Use tabs")]);
+        let f = fold(&[
+            propose("01", "s1", "convention", "style", "Use tabs"),
+            shown,
+            propose("03", "s2", "convention", "style", "Use tabs"),
+        ]);
         assert_eq!(status(&f, "Use tabs"), ("proposed".into(), 1));
     }
 
     #[test]
     fn contradictions_contest_both_sides() {
         let f = fold(&[
-            propose("01", "s1", "environment", "tests", "The integration tests need network access"),
-            propose("02", "s2", "environment", "tests", "The integration tests do not need network access"),
-            propose("03", "s1", "environment", "db", "The test database is postgres 15"),
-            propose("04", "s2", "environment", "db", "The test database is postgres 16"),
-            propose("05", "s3", "environment", "other", "The integration tests do not need network access"),
+            propose(
+                "01",
+                "s1",
+                "environment",
+                "tests",
+                "The integration tests need network access",
+            ),
+            propose(
+                "02",
+                "s2",
+                "environment",
+                "tests",
+                "The integration tests do not need network access",
+            ),
+            propose(
+                "03",
+                "s1",
+                "environment",
+                "db",
+                "The test database is postgres 15",
+            ),
+            propose(
+                "04",
+                "s2",
+                "environment",
+                "db",
+                "The test database is postgres 16",
+            ),
+            propose(
+                "05",
+                "s3",
+                "environment",
+                "other",
+                "The integration tests do not need network access",
+            ),
         ]);
-        assert_eq!(status(&f, "The integration tests need network access").0, "contested");
-        assert_eq!(status(&f, "The integration tests do not need network access").0, "contested");
-        assert_eq!(status(&f, "The test database is postgres 15").0, "contested");
-        assert_eq!(status(&f, "The test database is postgres 16").0, "contested");
+        assert_eq!(
+            status(&f, "The integration tests need network access").0,
+            "contested"
+        );
+        assert_eq!(
+            status(&f, "The integration tests do not need network access").0,
+            "contested"
+        );
+        assert_eq!(
+            status(&f, "The test database is postgres 15").0,
+            "contested"
+        );
+        assert_eq!(
+            status(&f, "The test database is postgres 16").0,
+            "contested"
+        );
         assert!(!contradicts("cargo test is slow", "the docs are outdated"));
+        assert!(contradicts(
+            "The build needs network access",
+            "The build does not need network access"
+        ));
+        assert!(contradicts(
+            "Tests can't run offline",
+            "Tests can run offline"
+        ));
+        assert!(!contradicts(
+            "The build needs network access",
+            "The build needs network access"
+        ));
         assert!(f.events.iter().any(|e| e.kind == "claim_contested"));
     }
 }

@@ -10,12 +10,31 @@ const MAX_ITEMS: usize = 50;
 
 /// Commands that run tests, by their leading words.
 const TEST_RUNNERS: &[&str] = &[
-    "cargo test", "cargo nextest", "pytest", "python -m pytest", "npm test", "npm run test", "yarn test",
-    "pnpm test", "go test", "jest", "vitest", "mvn test", "gradle test", "make test", "bundle exec rspec", "rspec",
+    "cargo test",
+    "cargo nextest",
+    "pytest",
+    "python -m pytest",
+    "npm test",
+    "npm run test",
+    "yarn test",
+    "pnpm test",
+    "go test",
+    "jest",
+    "vitest",
+    "mvn test",
+    "gradle test",
+    "make test",
+    "bundle exec rspec",
+    "rspec",
 ];
 
 /// `records` sorted by id (time). `idle_ms`: silence after which an unended session is abandoned.
-pub fn fold(records: &[Record], last_seen_ms: i64, lake_now_ms: i64, idle_ms: i64) -> Option<SessionDigest> {
+pub fn fold(
+    records: &[Record],
+    last_seen_ms: i64,
+    lake_now_ms: i64,
+    idle_ms: i64,
+) -> Option<SessionDigest> {
     let first = records.first()?;
     let mut d = SessionDigest {
         session: first.session.clone(),
@@ -38,12 +57,20 @@ pub fn fold(records: &[Record], last_seen_ms: i64, lake_now_ms: i64, idle_ms: i6
         if kind.contains("session_start") {
             d.started_at = r.ts.clone();
         }
-        for path in p["paths"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        for path in p["paths"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             push_unique(&mut d.files_touched, path);
         }
         if let Some(cmd) = p["command"].as_str().filter(|c| !c.trim().is_empty()) {
             let cmd: String = cmd.trim().chars().take(200).collect();
-            if TEST_RUNNERS.iter().any(|t| cmd.starts_with(t) || cmd.contains(&format!("&& {t}"))) {
+            if TEST_RUNNERS
+                .iter()
+                .any(|t| cmd.starts_with(t) || cmd.contains(&format!("&& {t}")))
+            {
                 push_unique(&mut d.tests, &cmd);
             }
             push_unique(&mut d.commands, &cmd);
@@ -97,16 +124,47 @@ mod tests {
     fn outcomes() {
         let start = rec("1", "session_start", json!({"runtime": "claude-code"}));
         let edit = rec("2", "tool_call", json!({"paths": ["src/a.rs"]}));
-        let test = rec("3", "tool_call", json!({"command": "cargo test -q", "exit_code": 101}));
-        let fixed = rec("4", "tool_call", json!({"command": "cargo test -q", "exit_code": 0}));
+        let test = rec(
+            "3",
+            "tool_call",
+            json!({"command": "cargo test -q", "exit_code": 101}),
+        );
+        let fixed = rec(
+            "4",
+            "tool_call",
+            json!({"command": "cargo test -q", "exit_code": 0}),
+        );
         let end = rec("5", "session_end", json!({}));
-        let d = fold(&[start.clone(), edit.clone(), test.clone(), fixed, end.clone()], 0, 0, 1).unwrap();
+        let d = fold(
+            &[
+                start.clone(),
+                edit.clone(),
+                test.clone(),
+                fixed,
+                end.clone(),
+            ],
+            0,
+            0,
+            1,
+        )
+        .unwrap();
         assert_eq!(d.outcome, "clean");
         assert_eq!(d.files_touched, ["src/a.rs"]);
         assert_eq!(d.tests, ["cargo test -q"]);
         assert_eq!(d.runtime.as_deref(), Some("claude-code"));
-        assert_eq!(fold(&[start.clone(), test, end], 0, 0, 1).unwrap().outcome, "error");
-        assert_eq!(fold(&[start.clone(), edit.clone()], 0, 10_000, 1000).unwrap().outcome, "abandoned");
-        assert_eq!(fold(&[start, edit], 9_500, 10_000, 1000).unwrap().outcome, "running");
+        assert_eq!(
+            fold(&[start.clone(), test, end], 0, 0, 1).unwrap().outcome,
+            "error"
+        );
+        assert_eq!(
+            fold(&[start.clone(), edit.clone()], 0, 10_000, 1000)
+                .unwrap()
+                .outcome,
+            "abandoned"
+        );
+        assert_eq!(
+            fold(&[start, edit], 9_500, 10_000, 1000).unwrap().outcome,
+            "running"
+        );
     }
 }

@@ -32,15 +32,26 @@ pub struct DrainReport {
 }
 
 /// Drain every spool file into `store`. `progress(done, total)` is called per chunk.
-pub fn drain(paths: &Paths, store: &dyn Store, progress: &mut dyn FnMut(usize, usize)) -> Result<DrainReport> {
+pub fn drain(
+    paths: &Paths,
+    store: &dyn Store,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<DrainReport> {
     let mut report = DrainReport::default();
     for f in spool::list_files(&paths.spool) {
         if !is_sealed(&f) {
             seal(&f)?;
         }
     }
-    let files: Vec<PathBuf> = spool::list_files(&paths.spool).into_iter().filter(|f| is_sealed(f)).collect();
-    let total: u64 = files.iter().filter_map(|f| fs::metadata(f).ok()).map(|m| m.len()).sum();
+    let files: Vec<PathBuf> = spool::list_files(&paths.spool)
+        .into_iter()
+        .filter(|f| is_sealed(f))
+        .collect();
+    let total: u64 = files
+        .iter()
+        .filter_map(|f| fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
     let mut done_bytes = 0u64;
     let mut applier = Applier::new(store)?;
     for f in files {
@@ -62,8 +73,11 @@ fn is_sealed(path: &Path) -> bool {
 /// Rename a live file aside while holding its lock: writers that opened it before the
 /// rename either finished (we waited on the lock) or will see the inode change and reopen.
 fn seal(path: &Path) -> Result<()> {
-    let Ok(file) = fs::OpenOptions::new().append(true).open(path) else { return Ok(()) };
-    file.lock().map_err(|e| Error::io("cannot lock spool", path, e))?;
+    let Ok(file) = fs::OpenOptions::new().append(true).open(path) else {
+        return Ok(());
+    };
+    file.lock()
+        .map_err(|e| Error::io("cannot lock spool", path, e))?;
     if file.metadata().map(|m| m.len()).unwrap_or(0) > 0 {
         spool::rotate(path);
     }
@@ -72,14 +86,30 @@ fn seal(path: &Path) -> Result<()> {
 
 fn watermark(paths: &Paths, file: &Path) -> PathBuf {
     let rel = file.strip_prefix(&paths.spool).unwrap_or(file);
-    paths.state().join("drain").join(format!("{}.offset", rel.display()))
+    paths
+        .state()
+        .join("drain")
+        .join(format!("{}.offset", rel.display()))
 }
 
-fn drain_file(paths: &Paths, f: &Path, is_hook: bool, applier: &mut Applier, report: &mut DrainReport) -> Result<u64> {
-    let file = fs::OpenOptions::new().append(true).open(f).map_err(|e| Error::io("cannot open", f, e))?;
-    file.lock().map_err(|e| Error::io("cannot lock spool", f, e))?;
+fn drain_file(
+    paths: &Paths,
+    f: &Path,
+    is_hook: bool,
+    applier: &mut Applier,
+    report: &mut DrainReport,
+) -> Result<u64> {
+    let file = fs::OpenOptions::new()
+        .append(true)
+        .open(f)
+        .map_err(|e| Error::io("cannot open", f, e))?;
+    file.lock()
+        .map_err(|e| Error::io("cannot lock spool", f, e))?;
     let wm = watermark(paths, f);
-    let from: u64 = fs::read_to_string(&wm).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let from: u64 = fs::read_to_string(&wm)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
     let bytes = fs::read(f).map_err(|e| Error::io("cannot read spool", f, e))?;
     let scan = spool::scan(&bytes, from);
     report.files += 1;
@@ -140,7 +170,8 @@ impl<'a> Applier<'a> {
     /// Returns false when the record had been applied before.
     fn apply(&mut self, mut rec: Record, is_hook: bool, report: &mut DrainReport) -> Result<bool> {
         // Tier 2: the full rule set again before anything becomes permanent.
-        report.secrets_rescrubbed += crate::redact::Redactor::global().redact_value(&mut rec.payload);
+        report.secrets_rescrubbed +=
+            crate::redact::Redactor::global().redact_value(&mut rec.payload);
         if crate::scope::validate_id("fleet", &rec.fleet).is_err()
             || crate::scope::validate_id("agent", &rec.agent).is_err()
             || crate::scope::validate_id("session", &rec.session).is_err()
@@ -159,14 +190,20 @@ impl<'a> Applier<'a> {
                     "id": rec.id, "at": rec.ts, "agent": rec.agent, "session": rec.session,
                     "repo": p["repo"], "summary": p["summary"], "status": p["status"], "next": p["next"],
                 });
-                Ok(created(self.store.create(&keys::handoff(&rec.fleet, &rec.id), &to_bytes(&note))?))
+                Ok(created(self.store.create(
+                    &keys::handoff(&rec.fleet, &rec.id),
+                    &to_bytes(&note),
+                )?))
             }
             "memory_propose" | "memory_shown" | "memory_operator" => {
                 let ev = json!({
                     "id": rec.id, "at": rec.ts, "kind": rec.kind, "agent": rec.agent,
                     "session": rec.session, "payload": rec.payload,
                 });
-                Ok(created(self.store.create(&keys::claim_event(&rec.fleet, &rec.id), &to_bytes(&ev))?))
+                Ok(created(self.store.create(
+                    &keys::claim_event(&rec.fleet, &rec.id),
+                    &to_bytes(&ev),
+                )?))
             }
             _ => {
                 if is_hook {
@@ -182,13 +219,18 @@ impl<'a> Applier<'a> {
         let key = keys::presence(&rec.fleet, &rec.agent, &rec.session);
         if !self.presences.contains_key(&key) {
             let existing = match self.store.get(&key)? {
-                Some((b, _)) => serde_json::from_slice(&b).unwrap_or_else(|_| PresenceObj::new(rec)),
+                Some((b, _)) => {
+                    serde_json::from_slice(&b).unwrap_or_else(|_| PresenceObj::new(rec))
+                }
                 None => PresenceObj::new(rec),
             };
             self.presences.insert(key.clone(), existing);
         }
         let now = self.lake_now();
-        let p = self.presences.get_mut(&key).ok_or_else(|| Error::storage("internal", "presence vanished"))?;
+        let p = self
+            .presences
+            .get_mut(&key)
+            .ok_or_else(|| Error::storage("internal", "presence vanished"))?;
         let changed = p.apply(rec, now);
         if !self.dirty.contains(&key) {
             self.dirty.push(key);
@@ -205,7 +247,9 @@ impl<'a> Applier<'a> {
             }
         }
         for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
-            let (Some(first), Some(last)) = (recs.first(), recs.last()) else { continue };
+            let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
+                continue;
+            };
             let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
             let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
             self.store.create(&key, &body)?;

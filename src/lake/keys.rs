@@ -64,7 +64,10 @@ mod tests {
 
     #[test]
     fn manifests_sort_by_sequence() {
-        assert_eq!(manifest("f", 42), "snapshot/f/manifest/00000000000000000042.json");
+        assert_eq!(
+            manifest("f", 42),
+            "snapshot/f/manifest/00000000000000000042.json"
+        );
         assert!(manifest("f", 9) < manifest("f", 10));
         assert_eq!(manifest_seq(&manifest("f", 42)), Some(42));
         assert_eq!(stem("claims/f/events/01ABC.json"), "01ABC");

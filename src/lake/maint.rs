@@ -24,7 +24,13 @@ pub struct MaintReport {
     pub seq: Option<u64>,
 }
 
-pub fn maint(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str, writer: &str) -> Result<MaintReport> {
+pub fn maint(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    writer: &str,
+) -> Result<MaintReport> {
     let events = claims::load_events(store, fleet)?;
     let folded = claims::fold(&events);
     let count = |s: &str| folded.claims.iter().filter(|c| c.status == s).count();
@@ -45,7 +51,10 @@ pub fn maint(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str, wri
     let snapshot_id = super::mirror::hex(&Sha256::digest(&state))[..16].to_string();
     report.snapshot_id = Some(snapshot_id.clone());
     let latest = claims::latest_manifest(store, fleet)?;
-    if latest.as_ref().is_some_and(|m| m.snapshot_id == snapshot_id) {
+    if latest
+        .as_ref()
+        .is_some_and(|m| m.snapshot_id == snapshot_id)
+    {
         report.outcome = "unchanged".into();
         report.seq = latest.map(|m| m.seq);
         return Ok(report);
@@ -54,9 +63,20 @@ pub fn maint(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str, wri
     let dir = paths.state().join("maint");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
     crate::fsutil::sweep_temp_files(&dir, std::time::Duration::from_secs(3600));
-    let tmp = dir.join(format!(".snapshot.tmp-{}-{}", std::process::id(), crate::fsutil::nonce()));
-    let built = crate::snapshot::build::build(&tmp, &snapshot_id, fleet, mode, &folded.claims, &folded.events)
-        .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
+    let tmp = dir.join(format!(
+        ".snapshot.tmp-{}-{}",
+        std::process::id(),
+        crate::fsutil::nonce()
+    ));
+    let built = crate::snapshot::build::build(
+        &tmp,
+        &snapshot_id,
+        fleet,
+        mode,
+        &folded.claims,
+        &folded.events,
+    )
+    .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);
     let bytes = built?;
     let sha = super::mirror::hex(&Sha256::digest(&bytes));
@@ -101,8 +121,11 @@ pub fn maint(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str, wri
             }
         }
     }
-    Err(Error::storage("manifest_race", "could not publish: 32 manifest numbers were taken in a row")
-        .hint("another maint is publishing continuously; retry later"))
+    Err(Error::storage(
+        "manifest_race",
+        "could not publish: 32 manifest numbers were taken in a row",
+    )
+    .hint("another maint is publishing continuously; retry later"))
 }
 
 #[cfg(test)]
@@ -118,19 +141,35 @@ mod tests {
         let store = LocalStore::open(&d.path().join("lake")).unwrap();
         let ev = json!({"id": "01A", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a", "session": "s",
             "payload": {"claim": "CI runs on Debian", "type": "environment", "subject": "ci", "evidence": [{"session_id": "s", "message_id": "m"}]}});
-        store.create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes()).unwrap();
+        store
+            .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
+            .unwrap();
         let cfg = Config::default();
         let r = maint(&paths, &cfg, &store, "f", "w1").unwrap();
-        assert_eq!((r.outcome.as_str(), r.seq, r.promoted), ("published", Some(1), 1));
+        assert_eq!(
+            (r.outcome.as_str(), r.seq, r.promoted),
+            ("published", Some(1), 1)
+        );
         let again = maint(&paths, &cfg, &store, "f", "w2").unwrap();
         assert_eq!((again.outcome.as_str(), again.seq), ("unchanged", Some(1)));
         // Another host took seq 2 with a different state: we move to 3.
         store.create(&keys::manifest("f", 2), br#"{"seq":2,"snapshot_id":"other","key":"k","sha256":"x","writer":"w9","built_at":"t","mode":"on","claims":0}"#).unwrap();
-        let ev2 = ev.to_string().replace("01A", "01B").replace("Debian", "Debian 12");
-        store.create(&keys::claim_event("f", "01B"), ev2.as_bytes()).unwrap();
+        let ev2 = ev
+            .to_string()
+            .replace("01A", "01B")
+            .replace("Debian", "Debian 12");
+        store
+            .create(&keys::claim_event("f", "01B"), ev2.as_bytes())
+            .unwrap();
         let r3 = maint(&paths, &cfg, &store, "f", "w1").unwrap();
         assert_eq!((r3.outcome.as_str(), r3.seq), ("published", Some(3)));
-        let off = Config { memory_mode: MemoryMode::Off, ..Config::default() };
-        assert_eq!(maint(&paths, &off, &store, "f", "w1").unwrap().outcome, "off");
+        let off = Config {
+            memory_mode: MemoryMode::Off,
+            ..Config::default()
+        };
+        assert_eq!(
+            maint(&paths, &off, &store, "f", "w1").unwrap().outcome,
+            "off"
+        );
     }
 }

@@ -9,7 +9,9 @@ use super::claims::Manifest;
 use super::keys;
 use super::presence::PresenceObj;
 use super::store::Store;
-use crate::cache::{self, HandoffNote, Handoffs, History, Pipeline, Presence, Roster, SessionDigest};
+use crate::cache::{
+    self, HandoffNote, Handoffs, History, Pipeline, Presence, Roster, SessionDigest,
+};
 use crate::config::Config;
 use crate::error::Result;
 use crate::paths::Paths;
@@ -27,17 +29,29 @@ pub struct MirrorReport {
     pub snapshot_id: Option<String>,
 }
 
-pub fn mirror(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str) -> Result<MirrorReport> {
+pub fn mirror(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+) -> Result<MirrorReport> {
     let lake_now = store.now_ms()?;
     let offset = lake_now - crate::time::now_ms();
     let generated_at = format_ms(crate::time::now_ms());
-    let mut report = MirrorReport { fleet: fleet.into(), ..Default::default() };
+    let mut report = MirrorReport {
+        fleet: fleet.into(),
+        ..Default::default()
+    };
 
     let mut agents = Vec::new();
     let mut presences = Vec::new();
     for o in store.list(&keys::presences(fleet))? {
-        let Some((bytes, mtime)) = store.get(&o.key)? else { continue };
-        let Ok(p) = serde_json::from_slice::<PresenceObj>(&bytes) else { continue };
+        let Some((bytes, mtime)) = store.get(&o.key)? else {
+            continue;
+        };
+        let Ok(p) = serde_json::from_slice::<PresenceObj>(&bytes) else {
+            continue;
+        };
         presences.push((p.clone(), mtime));
         if p.ended_at.is_some() {
             continue;
@@ -57,15 +71,38 @@ pub fn mirror(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str) ->
         });
     }
     report.agents = agents.len();
-    let roster = Roster { generated_at: generated_at.clone(), lake_clock_offset_ms: offset, agents };
+    let roster = Roster {
+        generated_at: generated_at.clone(),
+        lake_clock_offset_ms: offset,
+        agents,
+    };
     write(paths, fleet, cache::ROSTER, &roster)?;
 
-    let sessions = sessions(store, fleet, &presences, lake_now, config.idle_secs as i64 * 1000)?;
+    let sessions = sessions(
+        store,
+        fleet,
+        &presences,
+        lake_now,
+        config.idle_secs as i64 * 1000,
+    )?;
     report.sessions = sessions.len();
-    write(paths, fleet, cache::HISTORY, &History { generated_at: generated_at.clone(), sessions })?;
+    write(
+        paths,
+        fleet,
+        cache::HISTORY,
+        &History {
+            generated_at: generated_at.clone(),
+            sessions,
+        },
+    )?;
 
     let mut notes = Vec::new();
-    for o in store.list(&keys::handoffs(fleet))?.into_iter().rev().take(KEEP) {
+    for o in store
+        .list(&keys::handoffs(fleet))?
+        .into_iter()
+        .rev()
+        .take(KEEP)
+    {
         if let Some((b, _)) = store.get(&o.key)?
             && let Ok(n) = serde_json::from_slice::<HandoffNote>(&b)
         {
@@ -73,7 +110,15 @@ pub fn mirror(paths: &Paths, config: &Config, store: &dyn Store, fleet: &str) ->
         }
     }
     report.handoffs = notes.len();
-    write(paths, fleet, cache::HANDOFFS, &Handoffs { generated_at: generated_at.clone(), handoffs: notes })?;
+    write(
+        paths,
+        fleet,
+        cache::HANDOFFS,
+        &Handoffs {
+            generated_at: generated_at.clone(),
+            handoffs: notes,
+        },
+    )?;
 
     let manifest = mirror_snapshot(paths, store, fleet)?;
     report.snapshot_id = manifest.as_ref().map(|m| m.snapshot_id.clone());
@@ -100,12 +145,19 @@ fn sessions(
     lake_now: i64,
     idle_ms: i64,
 ) -> Result<Vec<SessionDigest>> {
-    let mut by_session: BTreeMap<(String, String), (Vec<crate::spool::Record>, i64)> = BTreeMap::new();
+    let mut by_session: BTreeMap<(String, String), (Vec<crate::spool::Record>, i64)> =
+        BTreeMap::new();
     for o in store.list(&keys::sessions(fleet))? {
         let parts: Vec<&str> = o.key.split('/').collect();
-        let (Some(agent), Some(session)) = (parts.get(2), parts.get(3)) else { continue };
-        let Some((bytes, _)) = store.get(&o.key)? else { continue };
-        let e = by_session.entry((agent.to_string(), session.to_string())).or_default();
+        let (Some(agent), Some(session)) = (parts.get(2), parts.get(3)) else {
+            continue;
+        };
+        let Some((bytes, _)) = store.get(&o.key)? else {
+            continue;
+        };
+        let e = by_session
+            .entry((agent.to_string(), session.to_string()))
+            .or_default();
         e.0.extend(crate::spool::scan(&bytes, 0).records);
         e.1 = e.1.max(o.mtime_ms);
     }
@@ -113,13 +165,19 @@ fn sessions(
     for ((agent, session), (mut recs, seen)) in by_session {
         recs.sort_by(|a, b| a.id.cmp(&b.id));
         recs.dedup_by(|a, b| a.id == b.id);
-        let seen = presences.iter().find(|(p, _)| p.agent == agent && p.session == session).map_or(seen, |(_, t)| (*t).max(seen));
+        let seen = presences
+            .iter()
+            .find(|(p, _)| p.agent == agent && p.session == session)
+            .map_or(seen, |(_, t)| (*t).max(seen));
         if let Some(d) = super::digest::fold(&recs, seen, lake_now, idle_ms) {
             out.push(d);
         }
     }
     for (p, mtime) in presences {
-        if out.iter().any(|d| d.agent == p.agent && d.session == p.session) {
+        if out
+            .iter()
+            .any(|d| d.agent == p.agent && d.session == p.session)
+        {
             continue;
         }
         let outcome = match (&p.ended_at, lake_now - mtime > idle_ms) {
@@ -131,7 +189,11 @@ fn sessions(
             session: p.session.clone(),
             agent: p.agent.clone(),
             runtime: p.runtime.clone(),
-            repo: p.leases.first().map(|l| l.repo.clone()).filter(|r| !r.is_empty()),
+            repo: p
+                .leases
+                .first()
+                .map(|l| l.repo.clone())
+                .filter(|r| !r.is_empty()),
             started_at: p.started_at.clone().unwrap_or_else(|| format_ms(*mtime)),
             ended_at: p.ended_at.clone(),
             outcome: outcome.into(),
@@ -146,14 +208,18 @@ fn sessions(
 
 /// Mirror the highest manifest's snapshot into `snapshot.bin` when it changed.
 fn mirror_snapshot(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<Manifest>> {
-    let Some(m) = super::claims::latest_manifest(store, fleet)? else { return Ok(None) };
+    let Some(m) = super::claims::latest_manifest(store, fleet)? else {
+        return Ok(None);
+    };
     let bin = paths.snapshot_bin(fleet);
     let current: cache::Read<Pipeline> = cache::read(paths, fleet, cache::PIPELINE);
     let have = current.data.and_then(|p| p.snapshot_id);
     if have.as_deref() == Some(&m.snapshot_id) && bin.exists() {
         return Ok(Some(m));
     }
-    let Some((bytes, _)) = store.get(&m.key)? else { return Ok(None) };
+    let Some((bytes, _)) = store.get(&m.key)? else {
+        return Ok(None);
+    };
     if hex(&Sha256::digest(&bytes)) != m.sha256 {
         // A torn or tampered object: keep the old mirror rather than publish garbage.
         return Ok(None);

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::config::Config;
 
 pub mod claims;
 pub mod digest;
@@ -20,15 +20,24 @@ pub use store::{Created, LocalStore, Store};
 
 /// Open the configured store (default: the local lake under `CTXLAKE_HOME`).
 pub fn open(paths: &Paths, config: &Config) -> Result<Box<dyn Store>> {
-    let url = config.store.clone().unwrap_or_else(|| format!("file://{}", paths.default_lake().display()));
+    let url = config
+        .store
+        .clone()
+        .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()));
     match crate::paths::path_from_store_url(&url) {
         Some(p) if p.is_absolute() => Ok(Box::new(LocalStore::open(&PathBuf::from(p))?)),
-        _ => Err(Error::usage("invalid_store", format!("store `{url}` is not supported"))
-            .hint("use a `file:///absolute/path` URL in `store` (config.toml)")),
+        _ => Err(
+            Error::usage("invalid_store", format!("store `{url}` is not supported"))
+                .hint("use a `file:///absolute/path` URL in `store` (config.toml)"),
+        ),
     }
 }
 
 /// Fleets the lake knows.
 pub fn fleets(store: &dyn Store) -> Result<Vec<String>> {
-    Ok(store.list(keys::FLEETS)?.into_iter().map(|o| keys::stem(&o.key).to_string()).collect())
+    Ok(store
+        .list(keys::FLEETS)?
+        .into_iter()
+        .map(|o| keys::stem(&o.key).to_string())
+        .collect())
 }

@@ -52,15 +52,27 @@ impl PresenceObj {
         }
         let p = &rec.payload;
         let now = crate::time::format_ms(lake_now_ms);
-        self.leases.retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
+        self.leases
+            .retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
         match rec.kind.as_str() {
             "fleet_claim" => {
                 let repo = p["repo"].as_str().unwrap_or_default().to_string();
                 let reason = p["reason"].as_str().unwrap_or_default().to_string();
-                let ttl = p["ttl_secs"].as_u64().unwrap_or(crate::tools::rules::DEFAULT_TTL_SECS);
+                let ttl = p["ttl_secs"]
+                    .as_u64()
+                    .unwrap_or(crate::tools::rules::DEFAULT_TTL_SECS);
                 let expires = crate::time::format_ms(lake_now_ms + ttl as i64 * 1000);
-                for path in p["paths"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-                    match self.leases.iter_mut().find(|l| l.repo == repo && l.path == path) {
+                for path in p["paths"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    match self
+                        .leases
+                        .iter_mut()
+                        .find(|l| l.repo == repo && l.path == path)
+                    {
                         // Renewal keeps the original grant time: re-claiming never loses priority.
                         Some(l) => {
                             l.expires_at = expires.clone();
@@ -82,8 +94,14 @@ impl PresenceObj {
                     self.leases.clear();
                 } else {
                     let repo = p["repo"].as_str().unwrap_or_default();
-                    let paths: Vec<&str> = p["paths"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-                    self.leases.retain(|l| !(l.repo == repo && paths.contains(&l.path.as_str())));
+                    let paths: Vec<&str> = p["paths"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    self.leases
+                        .retain(|l| !(l.repo == repo && paths.contains(&l.path.as_str())));
                 }
             }
             kind => self.apply_hook(kind, p, &now),
@@ -130,17 +148,41 @@ mod tests {
 
     #[test]
     fn claim_renew_release_and_idempotence() {
-        let claim = rec("1", "fleet_claim", json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}));
+        let claim = rec(
+            "1",
+            "fleet_claim",
+            json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}),
+        );
         let mut p = PresenceObj::new(&claim);
         assert!(p.apply(&claim, 1_000_000));
-        assert!(!p.apply(&claim, 1_000_000), "applying a record twice is a no-op");
+        assert!(
+            !p.apply(&claim, 1_000_000),
+            "applying a record twice is a no-op"
+        );
         let granted = p.leases[0].granted_at.clone();
-        let renew = rec("2", "fleet_claim", json!({"repo": "r", "paths": ["src"], "reason": "y", "ttl_secs": 600}));
+        let renew = rec(
+            "2",
+            "fleet_claim",
+            json!({"repo": "r", "paths": ["src"], "reason": "y", "ttl_secs": 600}),
+        );
         assert!(p.apply(&renew, 1_030_000));
         assert_eq!(p.leases.len(), 1);
-        assert_eq!(p.leases[0].granted_at, granted, "renewal keeps the grant time");
-        assert_eq!(p.leases[0].expires_at, crate::time::format_ms(1_030_000 + 600_000));
-        p.apply(&rec("3", "fleet_release", json!({"all": false, "repo": "r", "paths": ["src"]})), 1_040_000);
+        assert_eq!(
+            p.leases[0].granted_at, granted,
+            "renewal keeps the grant time"
+        );
+        assert_eq!(
+            p.leases[0].expires_at,
+            crate::time::format_ms(1_030_000 + 600_000)
+        );
+        p.apply(
+            &rec(
+                "3",
+                "fleet_release",
+                json!({"all": false, "repo": "r", "paths": ["src"]}),
+            ),
+            1_040_000,
+        );
         assert!(p.leases.is_empty());
     }
 }

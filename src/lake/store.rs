@@ -47,17 +47,33 @@ pub trait Store {
 
 pub struct LocalStore {
     root: PathBuf,
+    /// Created since the last flush (not yet fsynced).
+    pending: std::sync::Mutex<Vec<PathBuf>>,
 }
+
+/// Above this many pending files one syncfs beats one fsync each.
+const SYNCFS_ABOVE: usize = 256;
 
 impl LocalStore {
     pub fn open(root: &Path) -> Result<LocalStore> {
         fs::create_dir_all(root).map_err(|e| Error::io("cannot create the lake", root, e))?;
-        Ok(LocalStore { root: root.to_path_buf() })
+        Ok(LocalStore {
+            root: root.to_path_buf(),
+            pending: Default::default(),
+        })
     }
 
     fn path(&self, key: &str) -> Result<PathBuf> {
-        if key.is_empty() || key.starts_with('/') || key.split('/').any(|p| p.is_empty() || p == "." || p == "..") {
-            return Err(Error::storage("bad_key", format!("refusing lake key `{key}`")));
+        if key.is_empty()
+            || key.starts_with('/')
+            || key
+                .split('/')
+                .any(|p| p.is_empty() || p == "." || p == "..")
+        {
+            return Err(Error::storage(
+                "bad_key",
+                format!("refusing lake key `{key}`"),
+            ));
         }
         Ok(self.root.join(key))
     }
@@ -67,7 +83,11 @@ impl LocalStore {
         let dir = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(dir).map_err(|e| Error::io("cannot create lake directory", dir, e))?;
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("obj");
-        let tmp = dir.join(format!(".{name}.tmp-{}-{}", std::process::id(), crate::fsutil::nonce()));
+        let tmp = dir.join(format!(
+            ".{name}.tmp-{}-{}",
+            std::process::id(),
+            crate::fsutil::nonce()
+        ));
         let mut f = fs::File::create(&tmp).map_err(|e| Error::io("cannot stage", &tmp, e))?;
         f.write_all(bytes)
             .and_then(|_| if fsync { f.sync_all() } else { Ok(()) })
@@ -77,7 +97,10 @@ impl LocalStore {
 }
 
 fn mtime_ms(m: &fs::Metadata) -> i64 {
-    m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
+    m.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 impl Store for LocalStore {
@@ -114,7 +137,13 @@ impl Store for LocalStore {
         let _ = fs::remove_file(&tmp);
         match r {
             Ok(()) => {
-                Ok(Created::Yes(fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0)))
+                self.pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(p.clone());
+                Ok(Created::Yes(
+                    fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0),
+                ))
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(Created::Exists),
             Err(e) => Err(Error::io("cannot create lake object", &p, e)),
@@ -123,7 +152,11 @@ impl Store for LocalStore {
 
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {
         let dir_part = prefix.rfind('/').map_or("", |i| &prefix[..i]);
-        let start = if dir_part.is_empty() { self.root.clone() } else { self.path(dir_part)? };
+        let start = if dir_part.is_empty() {
+            self.root.clone()
+        } else {
+            self.path(dir_part)?
+        };
         let mut out = Vec::new();
         let mut stack = vec![(start, dir_part.to_string())];
         while let Some((dir, key_dir)) = stack.pop() {
@@ -133,11 +166,17 @@ impl Store for LocalStore {
                 Err(e) => return Err(Error::io("cannot list", &dir, e)),
             };
             for e in rd.flatten() {
-                let Ok(name) = e.file_name().into_string() else { continue };
+                let Ok(name) = e.file_name().into_string() else {
+                    continue;
+                };
                 if name.starts_with('.') {
                     continue; // staged temp files
                 }
-                let key = if key_dir.is_empty() { name } else { format!("{key_dir}/{name}") };
+                let key = if key_dir.is_empty() {
+                    name
+                } else {
+                    format!("{key_dir}/{name}")
+                };
                 let Ok(m) = e.metadata() else { continue };
                 if m.is_dir() {
                     let dkey = format!("{key}/");
@@ -145,7 +184,11 @@ impl Store for LocalStore {
                         stack.push((e.path(), key));
                     }
                 } else if key.starts_with(prefix) {
-                    out.push(Object { key, size: m.len(), mtime_ms: mtime_ms(&m) });
+                    out.push(Object {
+                        key,
+                        size: m.len(),
+                        mtime_ms: mtime_ms(&m),
+                    });
                 }
             }
         }
@@ -168,7 +211,22 @@ impl Store for LocalStore {
     }
 
     fn flush(&self) -> Result<()> {
-        // syncfs(2) on the lake's filesystem via coreutils: one barrier for a whole batch.
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
+        if pending.len() <= SYNCFS_ABOVE {
+            let mut dirs: Vec<&Path> = Vec::new();
+            for p in &pending {
+                match fs::File::open(p).and_then(|f| f.sync_all()) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue, // deleted since
+                    Err(e) => return Err(Error::io("cannot fsync", p, e)),
+                }
+                if let Some(d) = p.parent().filter(|d| !dirs.contains(d)) {
+                    dirs.push(d);
+                }
+            }
+            return dirs.into_iter().try_for_each(crate::fsutil::sync_dir);
+        }
+        // syncfs(2) on the lake's filesystem via coreutils: one barrier for a big batch.
         let ok = std::process::Command::new("sync")
             .arg("-f")
             .arg(&self.root)
@@ -177,8 +235,11 @@ impl Store for LocalStore {
         if ok {
             Ok(())
         } else {
-            Err(Error::storage("flush", format!("cannot flush the lake `{}` to disk", self.root.display()))
-                .hint("check that `sync` (coreutils) is on PATH and the disk is healthy"))
+            Err(Error::storage(
+                "flush",
+                format!("cannot flush the lake `{}` to disk", self.root.display()),
+            )
+            .hint("check that `sync` (coreutils) is on PATH and the disk is healthy"))
         }
     }
 }
@@ -208,7 +269,10 @@ mod tests {
     fn create_is_exclusive_and_list_is_sorted() {
         let d = tempfile::tempdir().unwrap();
         let s = LocalStore::open(d.path()).unwrap();
-        assert!(matches!(s.create("a/b/1.json", b"x").unwrap(), Created::Yes(_)));
+        assert!(matches!(
+            s.create("a/b/1.json", b"x").unwrap(),
+            Created::Yes(_)
+        ));
         assert_eq!(s.create("a/b/1.json", b"y").unwrap(), Created::Exists);
         assert_eq!(s.get("a/b/1.json").unwrap().unwrap().0, b"x");
         s.put("a/b/0.json", b"z").unwrap();
@@ -232,7 +296,11 @@ mod tests {
                 let root = root.clone();
                 std::thread::spawn(move || {
                     let s = LocalStore::open(&root).unwrap();
-                    matches!(s.create("m/00000000000000000001.json", format!("{i}").as_bytes()).unwrap(), Created::Yes(_))
+                    matches!(
+                        s.create("m/00000000000000000001.json", format!("{i}").as_bytes())
+                            .unwrap(),
+                        Created::Yes(_)
+                    )
                 })
             })
             .collect::<Vec<_>>()

@@ -151,6 +151,37 @@ fn fetch(
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
+/// Every claim (any status or visibility), for operators; newest first.
+pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<ClaimRow>> {
+    let where_ = if status.is_some() {
+        "WHERE status = ?1"
+    } else {
+        "WHERE ?1 IS NULL"
+    };
+    let sql_text =
+        format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
+    let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
+    let rows = st
+        .query_map([status], |r| {
+            Ok(ClaimRow {
+                id: r.get(1)?,
+                text: r.get(2)?,
+                claim_type: r.get(3)?,
+                subject: r.get(4)?,
+                scope: r.get(5)?,
+                status: r.get(6)?,
+                independent_sessions: r.get(7)?,
+                confidence: r.get(8)?,
+                created_at: r.get(9)?,
+                promoted_at: r.get(10)?,
+                agent: r.get(11)?,
+                session: r.get(12)?,
+            })
+        })
+        .map_err(sql)?;
+    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+}
+
 /// Visible claim events about `subject` since `since`, oldest first; `limit + 1` rows to detect truncation.
 pub fn timeline(
     snap: &Snapshot,

@@ -45,7 +45,12 @@ impl Env {
     }
 
     pub fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("ctxlake").expect("binary");
+        Command::from_std(self.std_cmd())
+    }
+
+    /// The same hermetic command as a `std::process::Command` (to spawn and kill).
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("ctxlake"));
         c.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home())

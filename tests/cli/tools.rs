@@ -229,7 +229,7 @@ fn a_cached_roster_renders_leases_and_contention() {
 #[test]
 fn secrets_never_reach_the_spool() {
     let env = Env::new();
-    let token = format!("ghp_{}", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8");
+    let token = format!("ghp_{}", "Zq8Xv2LmT4nR7pW1sK9dF3hJ6bY0cE5gU2aQ");
     let aws = format!("AKIA{}", "Q3EGRZPV7NDHLMXC");
     env.cmd()
         .args([

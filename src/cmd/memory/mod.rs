@@ -1,10 +1,13 @@
-//! `ctxlake memory …`: search, propose and trace the fleet's shared claims.
+//! `ctxlake memory …`: search, propose and trace the fleet's shared claims; operators
+//! list, promote, contest and retire them.
 
 use clap::Subcommand;
 
 use super::GlobalArgs;
 use crate::error::Result;
 
+pub mod list;
+pub mod operator;
 pub mod propose;
 pub mod search;
 pub mod timeline;
@@ -14,6 +17,10 @@ pub enum MemoryCmd {
     Search(search::SearchArgs),
     Propose(propose::ProposeArgs),
     Timeline(timeline::TimelineArgs),
+    List(list::ListArgs),
+    Promote(operator::OperatorArgs),
+    Contest(operator::OperatorArgs),
+    Retire(operator::OperatorArgs),
 }
 
 pub fn run(cmd: MemoryCmd, g: &GlobalArgs) -> Result<()> {
@@ -21,5 +28,9 @@ pub fn run(cmd: MemoryCmd, g: &GlobalArgs) -> Result<()> {
         MemoryCmd::Search(a) => search::run(a, g),
         MemoryCmd::Propose(a) => propose::run(a, g),
         MemoryCmd::Timeline(a) => timeline::run(a, g),
+        MemoryCmd::List(a) => list::run(a, g),
+        MemoryCmd::Promote(a) => operator::run("promote", a, g),
+        MemoryCmd::Contest(a) => operator::run("contest", a, g),
+        MemoryCmd::Retire(a) => operator::run("retire", a, g),
     }
 }

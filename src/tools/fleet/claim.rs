@@ -27,7 +27,7 @@ pub struct ClaimInput {
     pub paths: Vec<String>,
     /// Why: what you are about to do there.
     pub reason: String,
-    /// Lease lifetime in seconds (default 1800, 60 to 604800).
+    /// Lease lifetime in seconds (default 1800, 5 to 604800).
     #[serde(default)]
     pub ttl_secs: Option<u64>,
 }

@@ -1,0 +1,108 @@
+//! `ctxlake memory list [--status S]`: every claim in the snapshot, for operators
+//! (including ones agents cannot see).
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::cmd::{GlobalArgs, context, printed};
+use crate::error::Result;
+use crate::output::table;
+use crate::snapshot::Snapshot;
+
+/// List claims in the published snapshot by status (operators see every status).
+///
+/// Example:
+///   ctxlake memory list --status proposed
+///   ctxlake memory list --status contested --json
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ListArgs {
+    /// proposed, promoted, contested or retired (default: all).
+    #[arg(long, value_parser = ["proposed", "promoted", "contested", "retired"])]
+    pub status: Option<String>,
+    /// Rows (default 50, at most 200).
+    #[arg(long)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ListOutput {
+    pub fleet: String,
+    pub snapshot_id: Option<String>,
+    pub claims: Vec<Row>,
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Row {
+    pub id: String,
+    pub status: String,
+    #[serde(rename = "type")]
+    pub claim_type: String,
+    pub subject: String,
+    pub independent_sessions: u32,
+    pub claim: String,
+}
+
+pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
+    let ctx = context(g)?;
+    let fleet = ctx.fleet(None)?;
+    let limit = crate::tools::rules::clamp(args.limit, crate::tools::rules::DEFAULT_LIMIT);
+    let mut out = ListOutput {
+        fleet: fleet.clone(),
+        snapshot_id: None,
+        claims: vec![],
+        truncated: false,
+        note: None,
+    };
+    let path = ctx.paths.snapshot_bin(&fleet);
+    match Snapshot::open(&path)
+        .and_then(|s| rows(&s, args.status.as_deref(), limit).map(|r| (s.id, r)))
+    {
+        Ok((id, (rows, truncated))) => {
+            out.snapshot_id = Some(id);
+            out.claims = rows;
+            out.truncated = truncated;
+        }
+        Err(e) if !path.exists() => {
+            let _ = e;
+            out.note = Some("no snapshot yet: run `ctxlake maint` then `ctxlake sync`".into());
+        }
+        Err(e) => out.note = Some(format!("the snapshot is unreadable ({})", e.one_line())),
+    }
+    printed(g.output().emit(&out, |o| {
+        let mut t = table(&["id", "status", "type", "subject", "sessions", "claim"]);
+        for r in &o.claims {
+            t.add_row(vec![
+                r.id.clone(),
+                r.status.clone(),
+                r.claim_type.clone(),
+                r.subject.clone(),
+                r.independent_sessions.to_string(),
+                r.claim.clone(),
+            ]);
+        }
+        format!("{t}\n")
+    }))
+}
+
+fn rows(s: &Snapshot, status: Option<&str>, limit: usize) -> Result<(Vec<Row>, bool)> {
+    let all = crate::snapshot::search::list(s, status, limit + 1)?;
+    let clean = |x: String| crate::sanitize::clean(&x, crate::sanitize::MAX_FIELD_CHARS);
+    let mut rows: Vec<Row> = all
+        .into_iter()
+        .map(|c| Row {
+            id: clean(c.id),
+            status: clean(c.status),
+            claim_type: clean(c.claim_type),
+            subject: clean(c.subject),
+            independent_sessions: c.independent_sessions,
+            claim: clean(c.text),
+        })
+        .collect();
+    let truncated = rows.len() > limit;
+    rows.truncate(limit);
+    Ok((rows, truncated))
+}

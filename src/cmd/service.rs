@@ -1,0 +1,177 @@
+//! `ctxlake service install|uninstall`: run `ctxlake sync --watch` as a per-user service
+//! (systemd user unit on Linux, launchd agent on macOS) with a pinned PATH and HOME.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::{GlobalArgs, printed};
+use crate::error::{Error, Result};
+use crate::paths::var;
+
+/// Manage the background sync service.
+#[derive(Debug, Subcommand)]
+pub enum ServiceCmd {
+    Install(ServiceArgs),
+    Uninstall(ServiceArgs),
+}
+
+/// Write (or remove) the user service that keeps `ctxlake sync --watch` running.
+///
+/// Linux: `~/.config/systemd/user/ctxlake-sync.service`, then
+/// `systemctl --user daemon-reload && systemctl --user enable --now ctxlake-sync`.
+/// macOS: `~/Library/LaunchAgents/dev.ctxlake.sync.plist`, then `launchctl load -w` it.
+/// ctxlake runs those commands for you when they exist and says so if they fail.
+///
+/// Example:
+///   ctxlake service install
+///   ctxlake service uninstall
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ServiceArgs {
+    /// Only write/remove the file; do not call systemctl/launchctl.
+    #[arg(long)]
+    pub no_start: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ServiceOutput {
+    pub action: String,
+    pub file: String,
+    pub changed: bool,
+    pub activated: Option<bool>,
+}
+
+fn home() -> Result<PathBuf> {
+    var("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::usage("no_home", "`HOME` is not set").hint("set HOME"))
+}
+
+fn unit_path() -> Result<PathBuf> {
+    let home = home()?;
+    Ok(if cfg!(target_os = "macos") {
+        home.join("Library/LaunchAgents/dev.ctxlake.sync.plist")
+    } else {
+        var("XDG_CONFIG_HOME")
+            .map_or(home.join(".config"), PathBuf::from)
+            .join("systemd/user/ctxlake-sync.service")
+    })
+}
+
+/// The unit text: absolute binary, and the environment pinned as it is now.
+pub fn unit_text(exe: &str, path_env: &str, home: &str, ctxlake_home: Option<&str>) -> String {
+    let extra = ctxlake_home
+        .map(|h| format!("Environment=CTXLAKE_HOME={h}\n"))
+        .unwrap_or_default();
+    if cfg!(target_os = "macos") {
+        let extra = ctxlake_home
+            .map(|h| format!("    <key>CTXLAKE_HOME</key><string>{h}</string>\n"))
+            .unwrap_or_default();
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\"><dict>\n  <key>Label</key><string>dev.ctxlake.sync</string>\n  <key>ProgramArguments</key><array><string>{exe}</string><string>sync</string><string>--watch</string><string>--quiet</string></array>\n  <key>EnvironmentVariables</key><dict>\n    <key>PATH</key><string>{path_env}</string>\n    <key>HOME</key><string>{home}</string>\n{extra}  </dict>\n  <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n</dict></plist>\n"
+        )
+    } else {
+        format!(
+            "# Written by `ctxlake service install`; remove with `ctxlake service uninstall`.\n[Unit]\nDescription=ctxlake sync daemon (spool -> lake -> cache)\n\n[Service]\nExecStart={exe} sync --watch --quiet\nEnvironment=PATH={path_env}\nEnvironment=HOME={home}\n{extra}Restart=on-failure\nRestartSec=5\n\n[Install]\nWantedBy=default.target\n"
+        )
+    }
+}
+
+pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
+    let file = unit_path()?;
+    let out = match cmd {
+        ServiceCmd::Install(a) => {
+            let exe = std::env::current_exe()
+                .and_then(|p| p.canonicalize())
+                .map_err(|e| Error::storage("io", "cannot find this binary's path").source(e))?;
+            let text = unit_text(
+                &exe.display().to_string(),
+                &var("PATH").unwrap_or_default(),
+                &home()?.display().to_string(),
+                var(crate::paths::env::HOME).as_deref(),
+            );
+            let changed = std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str());
+            if changed {
+                crate::fsutil::write_atomic(&file, text.as_bytes(), 0o644)?;
+            }
+            let activated = (!a.no_start).then(|| activate(true, &file, g));
+            ServiceOutput {
+                action: "install".into(),
+                file: file.display().to_string(),
+                changed,
+                activated,
+            }
+        }
+        ServiceCmd::Uninstall(a) => {
+            let exists = file.exists();
+            let activated = (!a.no_start && exists).then(|| activate(false, &file, g));
+            if exists {
+                std::fs::remove_file(&file).map_err(|e| Error::io("cannot remove", &file, e))?;
+            }
+            ServiceOutput {
+                action: "uninstall".into(),
+                file: file.display().to_string(),
+                changed: exists,
+                activated,
+            }
+        }
+    };
+    printed(g.output().emit(&out, |o| {
+        let what = if o.changed { "wrote" } else { "unchanged" };
+        let what = if o.action == "uninstall" {
+            if o.changed {
+                "removed"
+            } else {
+                "not installed"
+            }
+        } else {
+            what
+        };
+        format!("{what} {}\n", o.file)
+    }))
+}
+
+/// Best effort: the service manager may be absent (containers, CI); say so, don't fail.
+fn activate(on: bool, file: &std::path::Path, g: &GlobalArgs) -> bool {
+    let cmds: Vec<Vec<String>> = if cfg!(target_os = "macos") {
+        let verb = if on { "load" } else { "unload" };
+        vec![vec![
+            "launchctl".into(),
+            verb.into(),
+            "-w".into(),
+            file.display().to_string(),
+        ]]
+    } else if on {
+        vec![
+            vec!["systemctl".into(), "--user".into(), "daemon-reload".into()],
+            vec![
+                "systemctl".into(),
+                "--user".into(),
+                "enable".into(),
+                "--now".into(),
+                "ctxlake-sync".into(),
+            ],
+        ]
+    } else {
+        vec![vec![
+            "systemctl".into(),
+            "--user".into(),
+            "disable".into(),
+            "--now".into(),
+            "ctxlake-sync".into(),
+        ]]
+    };
+    for c in &cmds {
+        let ok = std::process::Command::new(&c[0])
+            .args(&c[1..])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            g.output().note(&format!("note: `{}` did not succeed; run it yourself once a user service manager is available", c.join(" ")));
+            return false;
+        }
+    }
+    true
+}

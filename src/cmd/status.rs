@@ -1,0 +1,99 @@
+//! `ctxlake status`: is the pipeline alive? Cache age, spool backlog, last sync and
+//! maint, snapshot id, and whether a sync daemon holds this host's lock.
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, context, printed};
+use crate::cache::{self, Pipeline, Roster};
+use crate::error::Result;
+
+/// Show whether sync and maint are keeping this host's view fresh.
+///
+/// Example:
+///   ctxlake status
+///   ctxlake status --json | jq .spool_backlog_bytes
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct StatusArgs {}
+
+#[derive(Debug, Serialize)]
+pub struct StatusOutput {
+    pub fleet: String,
+    pub agent: String,
+    pub home: String,
+    pub store: String,
+    pub memory_mode: String,
+    pub cache_age_secs: Option<i64>,
+    pub spool_backlog_bytes: u64,
+    pub spool_backlog_files: usize,
+    pub last_sync: Option<String>,
+    pub last_maint: Option<String>,
+    pub snapshot_id: Option<String>,
+    pub sync_daemon_running: bool,
+}
+
+pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
+    let ctx = context(g)?;
+    let fleet = ctx.scope.fleet.clone();
+    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
+    let pipe: cache::Read<Pipeline> = cache::read(&ctx.paths, &fleet, cache::PIPELINE);
+    let pipe = pipe.data.unwrap_or_default();
+    let files = crate::spool::list_files(&ctx.paths.spool);
+    let backlog: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let daemon = std::fs::File::open(ctx.paths.state().join("sync-watch.lock"))
+        .map(|f| f.try_lock_shared().is_err())
+        .unwrap_or(false);
+    let out = StatusOutput {
+        store: ctx
+            .config
+            .store
+            .clone()
+            .unwrap_or_else(|| format!("file://{}", ctx.paths.default_lake().display())),
+        fleet,
+        agent: ctx.scope.agent.clone(),
+        home: ctx.paths.home.display().to_string(),
+        memory_mode: ctx.config.memory_mode.as_str().into(),
+        cache_age_secs: roster
+            .data
+            .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms())),
+        spool_backlog_bytes: backlog,
+        spool_backlog_files: files
+            .iter()
+            .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
+            .count(),
+        last_sync: pipe.last_sync,
+        last_maint: pipe.last_maint,
+        snapshot_id: pipe.snapshot_id,
+        sync_daemon_running: daemon,
+    };
+    printed(g.output().emit(&out, render))
+}
+
+fn render(o: &StatusOutput) -> String {
+    let or = |v: &Option<String>| v.clone().unwrap_or_else(|| "never".into());
+    let age = o
+        .cache_age_secs
+        .map_or("no cache yet".into(), |s| format!("{s}s old"));
+    format!(
+        "fleet:        {}\nagent:        {}\nstore:        {}\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
+        o.fleet,
+        o.agent,
+        o.store,
+        o.memory_mode,
+        crate::spool::human_bytes(o.spool_backlog_bytes),
+        o.spool_backlog_files,
+        or(&o.last_sync),
+        or(&o.last_maint),
+        o.snapshot_id.clone().unwrap_or_else(|| "none".into()),
+        if o.sync_daemon_running {
+            "running"
+        } else {
+            "not running (start: `ctxlake service install`)"
+        },
+    )
+}

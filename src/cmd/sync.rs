@@ -1,0 +1,161 @@
+//! `ctxlake sync [--watch]`: drain the spool into the lake, then mirror the lake into
+//! the cache. `--watch` is the per-host daemon (one per host, enforced by a lock).
+
+use std::fs::File;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, printed};
+use crate::error::{Error, Result};
+use crate::lake::{self, drain::DrainReport, mirror::MirrorReport};
+use crate::tools::Ctx;
+
+/// Move queued writes into the lake and refresh the local cache.
+///
+/// Drains `spool/` at least once (records carry ids, so a re-run after a crash is a
+/// no-op), advancing its watermark only after the lake confirmed, then rebuilds
+/// `cache/<fleet>/` atomically and mirrors the published memory snapshot.
+/// `--watch` keeps doing so every `--interval` seconds; only one runs per host.
+///
+/// Example:
+///   ctxlake sync
+///   ctxlake sync --watch --interval 10
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct SyncArgs {
+    /// Keep running: sync every `--interval` seconds.
+    #[arg(long)]
+    pub watch: bool,
+    /// Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15).
+    #[arg(long, value_name = "SECS")]
+    pub interval: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SyncOutput {
+    pub store: String,
+    pub drained: DrainReport,
+    pub fleets: Vec<MirrorReport>,
+    pub elapsed_ms: u128,
+}
+
+pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
+    let ctx = Ctx::load(&g.scope_flags())?;
+    std::fs::create_dir_all(ctx.paths.state())
+        .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
+    if args.watch {
+        let lock = lock_file(&ctx, "sync-watch.lock")?;
+        lock.try_lock().map_err(|_| {
+            Error::refused(
+                "sync_running",
+                "another `ctxlake sync --watch` is already running on this host",
+            )
+            .hint("one daemon per host is enough; see `ctxlake status`")
+        })?;
+        let every = Duration::from_secs(
+            args.interval
+                .unwrap_or(ctx.config.sync_interval_secs)
+                .max(1),
+        );
+        g.output().note(&format!(
+            "syncing every {}s; stop with Ctrl-C",
+            every.as_secs()
+        ));
+        loop {
+            match once(&ctx, g) {
+                Ok(out) => printed(g.output().emit(&out, render))?,
+                Err(e) => crate::output::stderr(&crate::output::render_error(&e)),
+            }
+            std::thread::sleep(every);
+        }
+    }
+    let out = once(&ctx, g)?;
+    printed(g.output().emit(&out, render))
+}
+
+fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
+    let p = ctx.paths.state().join(name);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&p)
+        .map_err(|e| Error::io("cannot open lock", &p, e))
+}
+
+/// One pass: probe, drain, mirror every fleet. Holds the host's sync lock throughout.
+pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
+    let start = Instant::now();
+    let lock = lock_file(ctx, "sync.lock")?;
+    if lock.try_lock().is_err() {
+        g.output()
+            .note("waiting for the sync already running on this host…");
+        lock.lock()
+            .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
+    }
+    crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
+    let store = lake::open(&ctx.paths, &ctx.config)?;
+    lake::store::probe(store.as_ref())?;
+    let show = std::io::stderr().is_terminal() && !g.quiet;
+    let mut last = Instant::now();
+    let mut progress = |done: usize, total: usize| {
+        if show && last.elapsed() > Duration::from_millis(500) {
+            last = Instant::now();
+            crate::output::stderr(&format!(
+                "\rdraining spool: {} of {}",
+                crate::spool::human_bytes(done as u64),
+                crate::spool::human_bytes(total as u64)
+            ));
+        }
+    };
+    let drained = lake::drain::drain(&ctx.paths, store.as_ref(), &mut progress)?;
+    let mut fleets = lake::fleets(store.as_ref())?;
+    if !fleets.contains(&ctx.scope.fleet) {
+        fleets.push(ctx.scope.fleet.clone());
+    }
+    let mut mirrored = Vec::new();
+    for f in fleets {
+        mirrored.push(lake::mirror::mirror(
+            &ctx.paths,
+            &ctx.config,
+            store.as_ref(),
+            &f,
+        )?);
+    }
+    Ok(SyncOutput {
+        store: store.url(),
+        drained,
+        fleets: mirrored,
+        elapsed_ms: start.elapsed().as_millis(),
+    })
+}
+
+fn render(o: &SyncOutput) -> String {
+    let d = &o.drained;
+    let mut s = format!(
+        "synced {} records ({} new, {} already applied) from {} spool file(s) into {} in {} ms\n",
+        d.records, d.applied, d.already_applied, d.files, o.store, o.elapsed_ms
+    );
+    if d.bad_lines + d.torn_tails > 0 {
+        s.push_str(&format!(
+            "skipped {} torn/corrupt line(s), {} bytes; resynced {}\n",
+            d.bad_lines + d.torn_tails,
+            d.skipped_bytes,
+            d.resynced
+        ));
+    }
+    for f in &o.fleets {
+        s.push_str(&format!(
+            "fleet {}: {} agent(s), {} session(s), {} handoff(s), snapshot {}\n",
+            f.fleet,
+            f.agents,
+            f.sessions,
+            f.handoffs,
+            f.snapshot_id.as_deref().unwrap_or("none")
+        ));
+    }
+    s
+}

@@ -1,0 +1,78 @@
+//! The parts of the process environment install looks at, captured once so tests can build
+//! one by hand instead of mutating the real environment.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+const VARS: &[&str] = &[
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "HERMES_HOME",
+    "XDG_CONFIG_HOME",
+];
+
+#[derive(Debug, Clone)]
+pub struct Env {
+    pub home: PathBuf,
+    pub cwd: PathBuf,
+    pub vars: BTreeMap<String, String>,
+    pub path: Vec<PathBuf>,
+}
+
+impl Env {
+    pub fn from_process() -> Result<Env> {
+        let home = crate::paths::var("HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .ok_or_else(|| {
+                Error::usage("no_home", "cannot find your home directory")
+                    .hint("set `HOME` to an absolute path")
+            })?;
+        let cwd =
+            std::env::current_dir().map_err(|e| Error::io("cannot read", Path::new("."), e))?;
+        let vars = VARS
+            .iter()
+            .filter_map(|k| crate::paths::var(k).map(|v| (k.to_string(), v)))
+            .collect();
+        let path = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect())
+            .unwrap_or_default();
+        Ok(Env {
+            home,
+            cwd,
+            vars,
+            path,
+        })
+    }
+
+    pub fn var(&self, k: &str) -> Option<&str> {
+        self.vars.get(k).map(String::as_str)
+    }
+
+    pub fn xdg_config(&self) -> PathBuf {
+        self.var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .unwrap_or_else(|| self.home.join(".config"))
+    }
+
+    pub fn on_path(&self, bin: &str) -> bool {
+        use std::os::unix::fs::PermissionsExt;
+        self.path.iter().any(|d| {
+            std::fs::metadata(d.join(bin))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    }
+
+    /// `~/…` for paths under the home directory, for messages.
+    pub fn show(&self, p: &Path) -> String {
+        match p.strip_prefix(&self.home) {
+            Ok(rest) if rest.as_os_str().is_empty() => "~".into(),
+            Ok(rest) => format!("~/{}", rest.display()),
+            Err(_) => p.display().to_string(),
+        }
+    }
+}

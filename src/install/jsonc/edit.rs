@@ -1,0 +1,350 @@
+//! The editor: find a path, then splice one member or item in or out. Insertions go after
+//! the last member in the container's own style; removal undoes exactly what insertion did.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::parse::{Node, NodeKind, ParseError, Slot, parse, to_value};
+use super::render::{Style, inline, pretty};
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A parsed document. Every edit re-parses, so spans are always fresh.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    text: String,
+    root: Node,
+    style: Style,
+}
+
+type Edit = (Range<usize>, String);
+
+impl Doc {
+    pub fn parse(text: &str) -> Result<Doc, ParseError> {
+        let root = parse(text)?;
+        let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        let unit = detect_unit(text, &root);
+        Ok(Doc {
+            text: text.to_string(),
+            root,
+            style: Style { unit, nl },
+        })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    pub fn get(&self, path: &[Seg]) -> Option<&Node> {
+        let mut node = &self.root;
+        for seg in path {
+            node = &find(node, seg)?.value;
+        }
+        Some(node)
+    }
+
+    pub fn value(&self, path: &[Seg]) -> Option<Value> {
+        self.get(path).map(|n| to_value(&self.text, n))
+    }
+
+    /// Set `path` to `v`, creating missing parent objects. Returns the containers created.
+    pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+        let mut node = &self.root;
+        for (i, seg) in path.iter().enumerate() {
+            let Seg::Key(key) = seg else {
+                return Err(format!("`{}` does not exist", super::show(&path[..=i])));
+            };
+            let NodeKind::Object(slots) = &node.kind else {
+                return Err(format!("`{}` is not an object", show_parent(path, i)));
+            };
+            match slots.iter().find(|s| s.key.as_deref() == Some(key)) {
+                Some(slot) if i + 1 == path.len() => {
+                    let base = line_indent(&self.text, slot.start).to_string();
+                    let text = self.render(v, &base, node);
+                    let r = slot.value.start..slot.value.end;
+                    return self.apply(vec![(r, text)]).map(|_| Vec::new());
+                }
+                Some(slot) => node = &slot.value,
+                None => {
+                    let wrapped = wrap(&path[i + 1..], v)?;
+                    let edits = self.insert(node, slots, Some(key), &wrapped);
+                    self.apply(edits)?;
+                    return Ok((i + 1..path.len()).map(|j| path[..j].to_vec()).collect());
+                }
+            }
+        }
+        Err("cannot replace the whole document".into())
+    }
+
+    /// Append `v` to the array at `path`, creating it (and its parents) when missing.
+    pub fn push(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+        match self.get(path) {
+            None => {
+                let mut created = self.set(path, &Value::Array(vec![v.clone()]))?;
+                created.push(path.to_vec());
+                Ok(created)
+            }
+            Some(node) => {
+                let NodeKind::Array(slots) = &node.kind else {
+                    return Err(format!("`{}` is not an array", super::show(path)));
+                };
+                let edits = self.insert(node, slots, None, v);
+                self.apply(edits).map(|_| Vec::new())
+            }
+        }
+    }
+
+    /// Remove the member or item at `path`; false when it is not there.
+    pub fn remove(&mut self, path: &[Seg]) -> bool {
+        let Some((last, parent)) = path.split_last() else {
+            return false;
+        };
+        let Some(node) = self.get(parent) else {
+            return false;
+        };
+        let slots = match &node.kind {
+            NodeKind::Object(s) | NodeKind::Array(s) => s,
+            NodeKind::Scalar => return false,
+        };
+        let Some(i) = index_of(slots, last) else {
+            return false;
+        };
+        let edits = removal(&self.text, node, slots, i);
+        self.apply(edits).is_ok()
+    }
+
+    fn render(&self, v: &Value, base: &str, container: &Node) -> String {
+        if self.text[container.start..container.end].contains('\n') || is_empty(container) {
+            pretty(v, base, &self.style)
+        } else {
+            inline(v, self.text[container.start..container.end].contains(": "))
+        }
+    }
+
+    fn insert(&self, node: &Node, slots: &[Slot], key: Option<&str>, v: &Value) -> Vec<Edit> {
+        let (t, nl) = (&self.text, self.style.nl);
+        let outer = line_indent(t, node.start).to_string();
+        let span = &t[node.start..node.end];
+        let colon = if span.contains('\n') || slots.is_empty() || span.contains(": ") {
+            ": "
+        } else {
+            ":"
+        };
+        let entry = |indent: &str| match key {
+            Some(k) => format!(
+                "{}{colon}{}",
+                inline(&Value::String(k.into()), false),
+                self.render(v, indent, node)
+            ),
+            None => self.render(v, indent, node),
+        };
+        let Some(last) = slots.last() else {
+            let inner = format!("{outer}{}", self.style.unit);
+            let body = &t[node.start + 1..node.end - 1];
+            if body.trim().is_empty() {
+                return vec![(
+                    node.start + 1..node.end - 1,
+                    format!("{nl}{inner}{}{nl}{outer}", entry(&inner)),
+                )];
+            }
+            // Only comments inside: keep them and add the entry before the closing bracket.
+            let close = node.end - 1;
+            let ls = line_start(t, close);
+            if t[ls..close].trim().is_empty() {
+                return vec![(ls..ls, format!("{inner}{}{nl}", entry(&inner)))];
+            }
+            return vec![(
+                close..close,
+                format!("{nl}{inner}{}{nl}{outer}", entry(&inner)),
+            )];
+        };
+        if !t[node.start..node.end].contains('\n') {
+            let spaced =
+                t[node.start..node.end].contains(", ") || t[node.start..node.end].contains(": ");
+            let sp = if spaced { " " } else { "" };
+            return match last.comma {
+                Some(c) => vec![(c + 1..c + 1, format!("{sp}{},", entry("")))],
+                None => vec![(
+                    last.value.end..last.value.end,
+                    format!(",{sp}{}", entry("")),
+                )],
+            };
+        }
+        let indent = if own_line(t, last.start) {
+            line_indent(t, last.start).to_string()
+        } else {
+            format!("{outer}{}", self.style.unit)
+        };
+        let after = last.comma.map_or(last.value.end, |c| c + 1);
+        let eol = end_of_line(t, after);
+        let trailing = if last.comma.is_some() { "," } else { "" };
+        let mut edits = vec![(
+            eol..eol,
+            format!("{nl}{indent}{}{trailing}", entry(&indent)),
+        )];
+        if last.comma.is_none() {
+            edits.push((last.value.end..last.value.end, ",".into()));
+        }
+        edits
+    }
+
+    fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), String> {
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        let mut text = self.text.clone();
+        for (r, s) in edits {
+            text.replace_range(r, &s);
+        }
+        let doc = Doc::parse(&text)
+            .map_err(|e| format!("internal edit produced invalid JSON: {}", e.message))?;
+        self.text = doc.text;
+        self.root = doc.root;
+        Ok(())
+    }
+}
+
+/// The byte ranges whose removal undoes `insert` of slot `i`.
+fn removal(t: &str, node: &Node, slots: &[Slot], i: usize) -> Vec<Edit> {
+    let s = &slots[i];
+    let end = s.comma.map_or(s.value.end, |c| c + 1);
+    if slots.len() == 1
+        && t[node.start + 1..s.start].trim().is_empty()
+        && t[end..node.end - 1].trim().is_empty()
+    {
+        return vec![(node.start + 1..node.end - 1, String::new())];
+    }
+    if own_line(t, s.start) {
+        let ls = line_start(t, s.start);
+        if s.comma.is_some() || i == 0 {
+            let eol = end_of_line(t, end);
+            let stop = if t[eol..].starts_with("\r\n") {
+                eol + 2
+            } else if t[eol..].starts_with('\n') {
+                eol + 1
+            } else {
+                eol
+            };
+            return vec![(ls..stop, String::new())];
+        }
+        let prev = &slots[i - 1];
+        let from = if ls >= 2 && &t[ls - 2..ls] == "\r\n" {
+            ls - 2
+        } else {
+            ls.saturating_sub(1)
+        };
+        let mut edits = vec![(from..s.value.end, String::new())];
+        if let Some(c) = prev.comma {
+            edits.push((c..c + 1, String::new()));
+        }
+        return edits;
+    }
+    match (i, s.comma) {
+        (i, None) if i > 0 => vec![(slots[i - 1].value.end..s.value.end, String::new())],
+        _ => {
+            let mut stop = end;
+            while t[stop..].starts_with([' ', '\t']) {
+                stop += 1;
+            }
+            vec![(s.start..stop, String::new())]
+        }
+    }
+}
+
+fn find<'a>(node: &'a Node, seg: &Seg) -> Option<&'a Slot> {
+    match &node.kind {
+        NodeKind::Object(s) | NodeKind::Array(s) => index_of(s, seg).map(|i| &s[i]),
+        NodeKind::Scalar => None,
+    }
+}
+
+fn index_of(slots: &[Slot], seg: &Seg) -> Option<usize> {
+    match seg {
+        Seg::Key(k) => slots.iter().position(|s| s.key.as_deref() == Some(k)),
+        Seg::Index(i) => (*i < slots.len() && slots[*i].key.is_none()).then_some(*i),
+    }
+}
+
+fn wrap(rest: &[Seg], v: &Value) -> Result<Value, String> {
+    let mut v = v.clone();
+    for seg in rest.iter().rev() {
+        let Seg::Key(k) = seg else {
+            return Err("cannot create an array index".into());
+        };
+        v = Value::Object([(k.clone(), v)].into_iter().collect());
+    }
+    Ok(v)
+}
+
+fn show_parent(path: &[Seg], i: usize) -> String {
+    if i == 0 {
+        "the top level".into()
+    } else {
+        super::show(&path[..i])
+    }
+}
+
+fn is_empty(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Object(s) | NodeKind::Array(s) if s.is_empty())
+}
+
+fn line_start(t: &str, at: usize) -> usize {
+    t[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn line_indent(t: &str, at: usize) -> &str {
+    let ls = line_start(t, at);
+    let line = &t[ls..];
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+fn own_line(t: &str, at: usize) -> bool {
+    t[line_start(t, at)..at].trim().is_empty()
+}
+
+/// From `at`, skip blanks and same-line comments; stop at the newline or other text.
+fn end_of_line(t: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &t[at..];
+        if rest.starts_with([' ', '\t']) {
+            at += 1;
+        } else if rest.starts_with("//") {
+            return at + rest.find(['\r', '\n']).unwrap_or(rest.len());
+        } else if rest.starts_with("/*") {
+            match rest.find("*/") {
+                Some(n) if !rest[..n].contains('\n') => at += n + 2,
+                _ => return at,
+            }
+        } else {
+            return at;
+        }
+    }
+}
+
+/// The file's indent unit, from the first member of the root; two spaces if it has none.
+fn detect_unit(t: &str, root: &Node) -> String {
+    let (NodeKind::Object(s) | NodeKind::Array(s)) = &root.kind else {
+        return "  ".into();
+    };
+    s.iter()
+        .find(|s| own_line(t, s.start))
+        .and_then(|first| {
+            let inner = line_indent(t, first.start);
+            inner
+                .strip_prefix(line_indent(t, root.start))
+                .filter(|u| !u.is_empty())
+        })
+        .map_or_else(|| "  ".into(), str::to_string)
+}
+
+#[cfg(test)]
+#[path = "edit_tests.rs"]
+mod tests;

@@ -1,0 +1,194 @@
+//! `ctxlake install` / `uninstall`: plan, apply and undo ctxlake's entries in each runtime's
+//! own config files. Never prints; the command layer renders the typed reports.
+
+pub mod diff;
+mod edit;
+pub mod env;
+pub mod jsonc;
+mod plan;
+pub mod render;
+pub mod runtimes;
+pub mod state;
+pub mod toml;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use env::Env;
+pub use runtimes::{ALL, Detection, EntryOpts, Runtime, detect};
+use state::{Record, Store, sha256};
+
+use crate::error::{Error, Result};
+use crate::fsutil::write_atomic;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Install: the file did not exist and is created.
+    Create,
+    /// Install: our entries are added or refreshed.
+    Update,
+    /// Install: already installed, the file is not touched.
+    Unchanged,
+    /// Uninstall: nothing changed since install, the prior bytes are put back.
+    Restore,
+    /// Uninstall: the file changed since install; only our entries are taken out.
+    Remove,
+    /// Uninstall: we created the file and nothing else is in it.
+    Delete,
+    /// Uninstall: nothing of ours is there.
+    Absent,
+}
+
+/// One file's planned change. `after: None` with `Delete` removes the file.
+#[derive(Debug, Clone)]
+pub struct FilePlan {
+    pub runtime: Runtime,
+    pub path: PathBuf,
+    /// `path` with symlinks resolved: where the bytes are read and written.
+    pub target: PathBuf,
+    pub action: Action,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    created: edit::Created,
+    /// The file had none of our entries before (so its bytes are worth keeping for restore).
+    clean: bool,
+}
+
+impl FilePlan {
+    pub fn diff(&self) -> String {
+        let name = self.target.display().to_string();
+        let (a, an) = match &self.before {
+            Some(b) => (b.as_str(), name.as_str()),
+            None => ("", "/dev/null"),
+        };
+        let (b, bn) = match (&self.after, self.action) {
+            (_, Action::Delete) | (None, _) => ("", "/dev/null"),
+            (Some(s), _) => (s.as_str(), name.as_str()),
+        };
+        diff::unified(a, b, an, bn)
+    }
+}
+
+/// What happened to one file, for `--json` and the summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub runtime: Runtime,
+    pub path: PathBuf,
+    pub action: Action,
+    pub backup: Option<PathBuf>,
+}
+
+pub struct Installer {
+    pub env: Env,
+    pub store: Store,
+}
+
+impl Installer {
+    pub fn new(env: Env, paths: &crate::paths::Paths) -> Installer {
+        Installer {
+            env,
+            store: Store::new(paths.state().join("install")),
+        }
+    }
+
+    pub fn plan_install(&self, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan>> {
+        plan::install(&self.env, rts, o)
+    }
+
+    pub fn plan_uninstall(&self, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan>> {
+        plan::uninstall(&self.env, &self.store, rts, o)
+    }
+
+    /// Write every planned change. Unchanged files are not opened for writing (mtime kept).
+    pub fn apply(&self, plans: &[FilePlan]) -> Result<Vec<FileReport>> {
+        plans.iter().map(|p| self.apply_one(p)).collect()
+    }
+
+    fn apply_one(&self, p: &FilePlan) -> Result<FileReport> {
+        let mut backup = None;
+        match p.action {
+            Action::Unchanged => {}
+            Action::Absent => self.store.forget(&p.target),
+            Action::Create | Action::Update => backup = self.write_install(p)?,
+            Action::Restore | Action::Remove => {
+                let after = p.after.as_deref().unwrap_or_default();
+                write_atomic(&p.target, after.as_bytes(), 0o600)?;
+                let bak = bak_path(&p.target);
+                if p.action == Action::Restore
+                    && std::fs::read(&bak).is_ok_and(|b| b == after.as_bytes())
+                {
+                    let _ = std::fs::remove_file(&bak);
+                }
+                self.store.forget(&p.target);
+            }
+            Action::Delete => {
+                std::fs::remove_file(&p.target)
+                    .map_err(|e| Error::io("cannot remove", &p.target, e))?;
+                self.store.forget(&p.target);
+            }
+        }
+        Ok(FileReport {
+            runtime: p.runtime,
+            path: p.path.clone(),
+            action: p.action,
+            backup,
+        })
+    }
+
+    /// Back up, write, and record. A record chains across re-installs as long as the file is
+    /// still exactly what we last wrote, so uninstall restores the bytes from before the first.
+    fn write_install(&self, p: &FilePlan) -> Result<Option<PathBuf>> {
+        let after = p.after.as_deref().unwrap_or_default();
+        let before = p.before.as_deref();
+        let prev = self.store.load(&p.target)?;
+        let chained =
+            prev.filter(|r| before.is_some_and(|b| sha256(b.as_bytes()) == r.post_sha256));
+        let mut backup = None;
+        let (existed, original, mut created, orig) = match chained {
+            Some(r) => (r.existed, r.original, r.created, None),
+            None => {
+                if let Some(b) = before {
+                    let bak = bak_path(&p.target);
+                    write_atomic(&bak, b.as_bytes(), file_mode(&p.target))?;
+                    backup = Some(bak);
+                }
+                let keep = p.clean && before.is_some();
+                (before.is_some(), keep, Vec::new(), before.filter(|_| keep))
+            }
+        };
+        for c in &p.created {
+            if !created.contains(c) {
+                created.push(c.clone());
+            }
+        }
+        write_atomic(&p.target, after.as_bytes(), 0o600)?;
+        let rec = Record {
+            path: p.target.clone(),
+            runtime: p.runtime.name().into(),
+            existed,
+            original,
+            post_sha256: sha256(after.as_bytes()),
+            created,
+        };
+        self.store.save(&rec, orig.map(str::as_bytes))?;
+        Ok(backup)
+    }
+}
+
+/// `<file>.ctxlake.bak`, beside the real file.
+pub fn bak_path(target: &Path) -> PathBuf {
+    let mut s = target.as_os_str().to_os_string();
+    s.push(".ctxlake.bak");
+    PathBuf::from(s)
+}
+
+fn file_mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).map_or(0o600, |m| m.permissions().mode() & 0o7777)
+}
+
+mod list;
+pub use list::{FileStatus, RuntimeStatus, list};

@@ -1,0 +1,82 @@
+//! What install recorded per file (digest after our write, the bytes before it, containers we
+//! created) so uninstall can put back exactly the prior bytes when nothing changed since.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::edit::Created;
+use crate::error::{Error, Result};
+use crate::fsutil::write_atomic;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Record {
+    pub path: PathBuf,
+    pub runtime: String,
+    /// Did the file exist before ctxlake first wrote it?
+    pub existed: bool,
+    /// Are the pre-install bytes saved beside the record (`<key>.orig`)?
+    pub original: bool,
+    pub post_sha256: String,
+    pub created: Created,
+}
+
+/// `$CTXLAKE_HOME/state/install/`: one record per edited file, keyed by its path.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+pub fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Store {
+    pub fn new(dir: PathBuf) -> Store {
+        Store { dir }
+    }
+
+    fn key(&self, path: &Path) -> PathBuf {
+        let k = sha256(path.as_os_str().as_encoded_bytes());
+        self.dir.join(&k[..24])
+    }
+
+    pub fn load(&self, path: &Path) -> Result<Option<Record>> {
+        let f = self.key(path).with_extension("json");
+        match fs::read(&f) {
+            Ok(b) => Ok(serde_json::from_slice::<Record>(&b)
+                .ok()
+                .filter(|r| r.path == path)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("cannot read install state", &f, e)),
+        }
+    }
+
+    /// The bytes the file had before ctxlake's first write, when recorded.
+    pub fn original(&self, rec: &Record) -> Option<Vec<u8>> {
+        rec.original
+            .then(|| fs::read(self.key(&rec.path).with_extension("orig")).ok())
+            .flatten()
+    }
+
+    pub fn save(&self, rec: &Record, original: Option<&[u8]>) -> Result<()> {
+        let k = self.key(&rec.path);
+        if let Some(bytes) = original {
+            write_atomic(&k.with_extension("orig"), bytes, 0o600)?;
+        }
+        let json = serde_json::to_vec_pretty(rec)
+            .map_err(|e| Error::storage("state_encode", "cannot encode install state").source(e))?;
+        write_atomic(&k.with_extension("json"), &json, 0o600)
+    }
+
+    pub fn forget(&self, path: &Path) {
+        let k = self.key(path);
+        let _ = fs::remove_file(k.with_extension("json"));
+        let _ = fs::remove_file(k.with_extension("orig"));
+    }
+}
