@@ -128,13 +128,7 @@ fn secrets_never_reach_the_spool() {
     assert_eq!(bytes.lines().count(), 3, "three events captured");
     // File contents are never captured at all, whatever the redactor knows.
     assert!(!bytes.contains("GITHUB_TOKEN"), "{bytes}");
-    // Prompts and commands are kept, so they depend on the redactor's rules. Until the
-    // redactor branch lands its API is a placeholder that finds nothing; from then on
-    // this bites.
-    if ctxlake::redact::Redactor::global().find(token).is_empty() {
-        eprintln!("note: placeholder redactor; prompt/command scrubbing not asserted");
-        return;
-    }
+    // Prompts and commands are kept, scrubbed by the same redactor as the tools.
     assert!(!bytes.contains(token) && !bytes.contains(aws), "{bytes}");
     assert!(bytes.contains("[REDACTED:"), "{bytes}");
 }
