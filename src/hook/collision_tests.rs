@@ -135,5 +135,8 @@ fn a_lease_contended_by_one_elsewhere_is_not_a_holder() {
     let d = tempfile::tempdir().unwrap();
     assert!(check(&r, "me", &["src/a".into()], d.path(), now()).is_empty());
     let b = check(&r, "me", &["src/b/x.rs".into()], d.path(), now());
-    assert_eq!(b.iter().map(|c| c.holder.as_str()).collect::<Vec<_>>(), ["dave"]);
+    assert_eq!(
+        b.iter().map(|c| c.holder.as_str()).collect::<Vec<_>>(),
+        ["dave"]
+    );
 }
