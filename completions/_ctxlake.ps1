@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Capture a runtime''s hook event; print its briefing or collision warning')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).')
@@ -472,6 +473,18 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;hook' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ctxlake;install' {
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -556,6 +569,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Capture a runtime''s hook event; print its briefing or collision warning')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).')
@@ -647,6 +661,9 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;completions' {
+            break
+        }
+        'ctxlake;help;hook' {
             break
         }
         'ctxlake;help;install' {

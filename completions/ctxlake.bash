@@ -25,6 +25,9 @@ _ctxlake() {
             ctxlake,help)
                 cmd="ctxlake__subcmd__help"
                 ;;
+            ctxlake,hook)
+                cmd="ctxlake__subcmd__hook"
+                ;;
             ctxlake,init)
                 cmd="ctxlake__subcmd__init"
                 ;;
@@ -99,6 +102,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help,help)
                 cmd="ctxlake__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__help,hook)
+                cmd="ctxlake__subcmd__help__subcmd__hook"
                 ;;
             ctxlake__subcmd__help,init)
                 cmd="ctxlake__subcmd__help__subcmd__init"
@@ -275,7 +281,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions install uninstall mcp help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -581,7 +587,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint status service completions install uninstall mcp help"
+            opts="init fleet memory spool sync maint status service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -693,6 +699,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__hook)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -993,6 +1013,28 @@ _ctxlake() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__hook)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version claude-code codex cursor gemini hermes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand status 'Show whether sync and maint are keeping this host''s view fresh.'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
             cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
             cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
@@ -421,6 +422,17 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;hook'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ctxlake;install'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -498,6 +510,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand status 'Show whether sync and maint are keeping this host''s view fresh.'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout.'
+            cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
             cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
             cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
             cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
@@ -565,6 +578,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;service;uninstall'= {
         }
         &'ctxlake;help;completions'= {
+        }
+        &'ctxlake;help;hook'= {
         }
         &'ctxlake;help;install'= {
         }

@@ -6,6 +6,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod fsutil;
+pub mod hook;
 pub mod install;
 pub mod lake;
 pub mod mcp;

@@ -7,6 +7,8 @@
 mod common;
 #[path = "cli/docs.rs"]
 mod docs;
+#[path = "cli/hook.rs"]
+mod hook;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/install.rs"]

@@ -9,6 +9,7 @@ use crate::scope::ScopeFlags;
 
 pub mod completions;
 pub mod fleet;
+pub mod hook;
 pub mod init;
 pub mod install;
 pub mod maint;
@@ -86,6 +87,8 @@ pub enum Command {
     #[command(subcommand)]
     Service(service::ServiceCmd),
     Completions(completions::CompletionsArgs),
+    /// Capture a runtime's hook event; print its briefing or collision warning.
+    Hook(hook::HookArgs),
     Install(install::InstallArgs),
     Uninstall(uninstall::UninstallArgs),
     Mcp(mcp::McpArgs),
@@ -103,6 +106,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status(a) => status::run(a, g),
         Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
+        Command::Hook(a) => hook::run(&a, g),
         Command::Install(a) => install::run(&a, g),
         Command::Uninstall(a) => uninstall::run(&a, g),
         Command::Mcp(a) => mcp::run(&a, g),

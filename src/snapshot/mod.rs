@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 pub mod build;
 pub mod embed;
 pub mod search;
+pub mod top;
 
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -1,0 +1,41 @@
+//! `ctxlake hook <runtime> [EVENT]`: the lifecycle hook every runtime calls. Always exits 0:
+//! a hook must never fail the agent's turn (trouble goes to `logs/hook-<date>.log`).
+
+use clap::Args;
+
+use crate::cmd::GlobalArgs;
+use crate::error::Result;
+use crate::hook::{self, Runtime};
+
+/// Capture a hook event and answer with a briefing or a collision warning.
+///
+/// Reads the runtime's JSON payload on stdin, scrubs secrets, queues one event in
+/// `spool/hooks/<runtime>/<session>.ndjson`, and prints what the runtime expects: the
+/// fleet briefing at session start, a lease warning before an edit. `ctxlake install`
+/// wires it into each runtime's hook config.
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Examples:\n  echo '{\"hook_event_name\":\"SessionStart\",\"session_id\":\"s1\"}' | ctxlake hook claude-code\n  ctxlake hook hermes pre_tool_call < payload.json"
+)]
+pub struct HookArgs {
+    /// The runtime calling this hook.
+    #[arg(value_enum)]
+    pub runtime: Runtime,
+    /// The event, for runtimes whose payload does not name it (e.g. `session-start`).
+    pub event: Option<String>,
+}
+
+pub fn run(args: &HookArgs, g: &GlobalArgs) -> Result<()> {
+    let mut stdin = std::io::stdin().lock();
+    let out = hook::run(
+        args.runtime,
+        args.event.as_deref(),
+        &g.scope_flags(),
+        &mut stdin,
+    );
+    if !out.is_empty() {
+        // A runtime that stopped reading is no reason to fail: the event is captured.
+        let _ = crate::output::stdout(&out);
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! The briefing: content, sanitizing, and the size cap under a large fleet.
+
+use super::*;
+use crate::cache::{HandoffNote, Lease, Presence};
+use crate::config::Config;
+use crate::paths::Paths;
+use crate::scope::Scope;
+use crate::snapshot::build::{ClaimRow, build as build_snapshot};
+
+fn ctx(home: &std::path::Path) -> Ctx {
+    Ctx {
+        paths: Paths::with_overrides(home.to_path_buf(), None, None),
+        config: Config::default(),
+        scope: Scope {
+            fleet: "f".into(),
+            agent: "me".into(),
+            session: "s".into(),
+        },
+        pinned_fleet: None,
+        cwd: home.to_path_buf(),
+    }
+}
+
+fn write(c: &Ctx, name: &str, v: &impl serde::Serialize) {
+    let p = c.paths.cache_file("f", name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, serde_json::to_vec(v).unwrap()).unwrap();
+}
+
+fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
+    let now = crate::time::now_rfc3339();
+    let roster = Roster {
+        generated_at: now.clone(),
+        lake_clock_offset_ms: 0,
+        agents: (0..agents)
+            .map(|i| Presence {
+                agent: format!("agent-{i}"),
+                session: format!("s{i}"),
+                runtime: Some("claude-code".into()),
+                task: Some(format!("task {i} {evil}")),
+                last_seen: now.clone(),
+                leases: (0..leases)
+                    .map(|j| Lease {
+                        repo: String::new(),
+                        path: format!("src/m{i}/f{j}.rs"),
+                        reason: "work".into(),
+                        granted_at: now.clone(),
+                        expires_at: "2999-01-01T00:00:00Z".into(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    write(c, cache::ROSTER, &roster);
+    let note = HandoffNote {
+        id: "h1".into(),
+        at: now.clone(),
+        agent: "agent-1".into(),
+        session: "s1".into(),
+        summary: format!("left auth half done {evil}"),
+        status: "blocked".into(),
+        next: Some("finish the token refresh".into()),
+        ..HandoffNote::default()
+    };
+    write(
+        c,
+        cache::HANDOFFS,
+        &Handoffs {
+            generated_at: now,
+            handoffs: vec![note],
+        },
+    );
+}
+
+fn snapshot(c: &Ctx, n: usize) {
+    let claims: Vec<ClaimRow> = (0..n)
+        .map(|i| ClaimRow {
+            id: format!("c{i}"),
+            text: format!("claim number {i} says cargo test needs RUSTFLAGS \u{202e}evil"),
+            claim_type: "environment".into(),
+            subject: "ci".into(),
+            scope: "fleet".into(),
+            status: "promoted".into(),
+            independent_sessions: 2,
+            confidence: 0.8,
+            created_at: "2026-11-01T00:00:00Z".into(),
+            promoted_at: Some("2026-11-02T00:00:00Z".into()),
+            agent: "a".into(),
+            session: "s".into(),
+        })
+        .collect();
+    let p = c.paths.snapshot_bin("f");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    build_snapshot(&p, "snap", "f", "on", &claims, &[]).unwrap();
+}
+
+#[test]
+fn empty_cache_still_briefs_briefly() {
+    let d = tempfile::tempdir().unwrap();
+    let b = build(&ctx(d.path()), None);
+    assert!(b.contains("no fleet state cached yet"), "{b}");
+    assert!(b.contains("advisory"));
+    assert!(b.chars().count() < 400);
+}
+
+#[test]
+fn agents_handoffs_and_at_most_five_attributed_claims() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    populate(&c, 3, 2, "");
+    snapshot(&c, 8);
+    let b = build(&c, None);
+    assert!(b.contains("Live agents (3):"), "{b}");
+    assert!(b.contains("agent-0 [claude-code] task 0"), "{b}");
+    assert!(b.contains("holds src/m0/f0.rs until"), "{b}");
+    assert!(b.contains("finish the token refresh"), "{b}");
+    assert!(b.contains(render::HEADING), "{b}");
+    assert!(
+        b.contains("[c0, 2026-11-02, 2 independent sessions, conf 0.80]"),
+        "{b}"
+    );
+    let shown = (0..8).filter(|i| b.contains(&format!("[c{i}, "))).count();
+    assert!((1..=5).contains(&shown), "{shown} claims shown");
+}
+
+#[test]
+fn capped_and_sanitized_under_a_big_fleet() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    let evil = "\u{1b}[2J\u{200b}\u{e0041}".repeat(50) + &"x".repeat(5000);
+    populate(&c, 50, 10, &evil);
+    snapshot(&c, 50);
+    let b = build(&c, None);
+    assert!(
+        b.chars().count() <= MAX_CHARS,
+        "{} chars",
+        b.chars().count()
+    );
+    assert!(!b.contains('\u{1b}'), "ESC must be stripped");
+    assert!(b.contains(sanitize::TRUNCATED_MARKER));
+    assert!(b.contains("Live agents (50):"));
+    assert!(b.contains(render::HEADING), "claims keep their share: {b}");
+}

@@ -1,0 +1,105 @@
+//! Capture: one redacted, sanitized spool record per hook event, appended without fsync
+//! (DESIGN §3: a crash may lose the last few hook events; an fsync would blow the 5 ms
+//! budget). Over the spool cap the event is dropped and counted, never an error.
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::payload::{Event, Runtime};
+use crate::error::Result;
+use crate::paths::Paths;
+use crate::redact::Redactor;
+use crate::spool::{self, Limits, Record};
+use crate::tools::Ctx;
+
+/// Longest string kept in a captured event (prompts, commands, errors).
+pub const FIELD_CHARS: usize = 2000;
+/// The file under `state/` counting events dropped because the spool was full.
+pub const DROPPED_FILE: &str = "hook-dropped.count";
+
+/// The spool record for `event`: scrubbed first (at full length, so a secret is never
+/// cut into an unrecognisable fragment), then sanitized and length-bounded.
+pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Record {
+    let mut payload = serde_json::to_value(event).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut payload {
+        m.insert("runtime".into(), json!(runtime.as_str()));
+    }
+    Redactor::global().redact_value(&mut payload);
+    crate::sanitize::clean_value(&mut payload, FIELD_CHARS);
+    Record {
+        id: crate::ulid::new(),
+        ts: crate::time::now_rfc3339(),
+        fleet: ctx.scope.fleet.clone(),
+        agent: ctx.scope.agent.clone(),
+        session: session.to_string(),
+        kind: format!(
+            "hook_{}",
+            serde_json::to_value(event.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| "other".into())
+        ),
+        payload,
+    }
+}
+
+/// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson`. `Ok(false)`: dropped (full).
+pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<bool> {
+    let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
+    let limits = Limits {
+        max_dir_bytes: ctx.config.spool_max_bytes,
+        rotate_bytes: ctx.config.spool_rotate_bytes,
+    };
+    match spool::append(&path, rec, limits, false) {
+        Ok(()) => Ok(true),
+        Err(e) if e.code == "spool_full" => {
+            count_drop(&ctx.paths);
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Bump the dropped-events counter. Best effort and unlocked: two hooks racing may
+/// lose one increment, which is acceptable for a counter that only says "some were lost".
+fn count_drop(paths: &Paths) {
+    let dir = paths.state();
+    let file = dir.join(DROPPED_FILE);
+    let n: u64 = std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    let _ = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir);
+    let _ = std::fs::write(&file, format!("{}\n", n + 1));
+}
+
+/// Append one line to `logs/hook-<date>.log`; the only place a hook's trouble goes.
+pub fn log(paths: &Paths, line: &str) {
+    let dir = paths.logs();
+    let _ = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir);
+    let now = crate::time::now_ms();
+    let file = dir.join(format!("hook-{}.log", crate::time::date_of(now)));
+    let text = format!(
+        "{} {}\n",
+        crate::time::format_ms(now),
+        crate::sanitize::clean(&line.replace('\n', " "), FIELD_CHARS)
+    );
+    let _ = open_append(&file).and_then(|mut f| f.write_all(text.as_bytes()));
+}
+
+fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .open(path)
+}

@@ -1,0 +1,173 @@
+//! Before an edit: is any path about to be written leased by someone else? Leases are
+//! derived from the cached roster exactly as `fleet_status` derives them (earliest
+//! grant holds). Warn by default; block only with `[hooks] block_on_conflict = true`.
+
+use std::path::Path;
+
+use crate::cache::{self, Lease, Presence, Roster};
+use crate::repo;
+use crate::tools::Ctx;
+use crate::tools::fleet::leases::{self, State};
+use crate::tools::rules;
+
+/// One lease in force over a path this call is about to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    /// The repo-relative path being written.
+    pub path: String,
+    pub lease_path: String,
+    pub holder: String,
+    pub session: String,
+    pub reason: String,
+    pub expires_at: String,
+    /// The holder has this hook's agent id (another session of it, or this one via MCP).
+    pub same_agent: bool,
+}
+
+/// What the hook tells the runtime.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Warn(String),
+    Block(String),
+}
+
+/// Leases held by others over any of `paths` (as the runtime gave them, relative to `cwd`).
+pub fn check(
+    roster: &Roster,
+    me: &str,
+    paths: &[String],
+    cwd: &Path,
+    now_ms: i64,
+) -> Vec<Conflict> {
+    // Each path's own repository: an agent may write outside the repo it started in.
+    let rel: Vec<(String, String)> = paths
+        .iter()
+        .filter_map(|p| {
+            let abs = cwd.join(p);
+            let found = repo::discover(abs.parent().unwrap_or(cwd));
+            let rel = repo::relative_path(p, cwd, found.as_ref()).ok()?;
+            Some((found.map(|r| r.id).unwrap_or_default(), rel))
+        })
+        .collect();
+    if rel.is_empty() {
+        return Vec::new();
+    }
+    let lake_now = now_ms + roster.lake_clock_offset_ms;
+    let agents = deciders(roster, &rel);
+    let mut out = Vec::new();
+    for st in leases::resolve(&agents, lake_now) {
+        let p = &agents[st.agent];
+        let l = &p.leases[st.lease];
+        // Only the holder of a lease speaks for it; a contended claimant holds nothing.
+        if st.state != State::Held {
+            continue;
+        }
+        let same_agent = p.agent == me;
+        let hits = rel
+            .iter()
+            .filter(|(repo_id, r)| *repo_id == l.repo && leases::overlaps(r, &l.path));
+        for (_, path) in hits {
+            out.push(Conflict {
+                path: path.clone(),
+                lease_path: l.path.clone(),
+                holder: p.agent.clone(),
+                session: p.session.clone(),
+                reason: l.reason.clone(),
+                expires_at: l.expires_at.clone(),
+                same_agent,
+            });
+        }
+    }
+    out
+}
+
+/// The leases that can decide who holds any lease over `rel`: those leases and every
+/// lease overlapping one of them. A lease's standing depends only on the leases that
+/// overlap it, so resolving this subset answers exactly as resolving the whole roster
+/// would, without hashing 500 leases for a one-file edit.
+fn deciders(roster: &Roster, rel: &[(String, String)]) -> Vec<Presence> {
+    let over = |l: &Lease| {
+        rel.iter()
+            .any(|(r, p)| *r == l.repo && leases::overlaps(p, &l.path))
+    };
+    let targets: Vec<&Lease> = roster
+        .agents
+        .iter()
+        .flat_map(|a| &a.leases)
+        .filter(|l| over(l))
+        .collect();
+    roster
+        .agents
+        .iter()
+        .filter_map(|a| {
+            let leases: Vec<Lease> = a
+                .leases
+                .iter()
+                .filter(|l| {
+                    targets
+                        .iter()
+                        .any(|t| t.repo == l.repo && leases::overlaps(&t.path, &l.path))
+                })
+                .cloned()
+                .collect();
+            (!leases.is_empty()).then(|| Presence {
+                agent: a.agent.clone(),
+                session: a.session.clone(),
+                runtime: None,
+                task: None,
+                last_seen: a.last_seen.clone(),
+                leases,
+            })
+        })
+        .collect()
+}
+
+/// Check the cached roster of `ctx`'s fleet; `None` when nothing collides.
+pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
+    if paths.is_empty() {
+        return None;
+    }
+    let roster: Roster = super::read_cache(ctx, cache::ROSTER)?;
+    let conflicts = check(&roster, &ctx.scope.agent, paths, cwd, ctx.now_ms());
+    decide(&conflicts, ctx.config.block_on_conflict)
+}
+
+/// Warn or block. Never block over a lease held under our own agent id: the hook cannot
+/// tell this session's MCP claims from another session's, and must not lock an agent
+/// out of the paths it claimed itself.
+pub fn decide(conflicts: &[Conflict], block_on_conflict: bool) -> Option<Verdict> {
+    if conflicts.is_empty() {
+        return None;
+    }
+    let block = block_on_conflict && conflicts.iter().any(|c| !c.same_agent);
+    let mut lines = Vec::new();
+    for c in conflicts.iter().take(5) {
+        let who = if c.same_agent {
+            format!("`{}` (your agent id, session {})", c.holder, c.session)
+        } else {
+            format!("`{}` (session {})", c.holder, c.session)
+        };
+        lines.push(format!(
+            "ctxlake: `{}` is leased by {who} until {}: \"{}\" (lease on `{}`).",
+            c.path, c.expires_at, c.reason, c.lease_path
+        ));
+    }
+    if conflicts.len() > 5 {
+        lines.push(format!("…and {} more.", conflicts.len() - 5));
+    }
+    lines.push(if block {
+        "Blocked because this host sets `[hooks] block_on_conflict = true`. Coordinate with the holder (`fleet_status`, `fleet_handoff`) or wait for the lease to expire.".to_string()
+    } else {
+        format!("{} Proceeding; consider coordinating first.", rules::ADVISORY)
+    });
+    let text = crate::sanitize::clean(&lines.join("\n"), super::briefing::MAX_CHARS);
+    Some(if block {
+        Verdict::Block(text)
+    } else {
+        Verdict::Warn(text)
+    })
+}
+
+#[cfg(test)]
+#[path = "collision_tests.rs"]
+mod tests;

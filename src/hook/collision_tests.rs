@@ -1,0 +1,142 @@
+//! Collision verdicts: who holds what, warn versus block, and our own agent id.
+
+use super::*;
+use crate::cache::{Lease, Presence};
+
+fn roster(repo: &str) -> Roster {
+    let lease = |path: &str, granted: &str| Lease {
+        repo: repo.into(),
+        path: path.into(),
+        reason: "refactor login".into(),
+        granted_at: format!("2026-11-29T{granted}Z"),
+        expires_at: "2026-11-29T23:00:00Z".into(),
+    };
+    let agent = |name: &str, session: &str, leases| Presence {
+        agent: name.into(),
+        session: session.into(),
+        last_seen: "2026-11-29T10:00:00Z".into(),
+        leases,
+        ..Presence::default()
+    };
+    Roster {
+        generated_at: "2026-11-29T10:00:00Z".into(),
+        lake_clock_offset_ms: 0,
+        agents: vec![
+            agent("alice", "s1", vec![lease("src/auth", "09:00:00")]),
+            agent("me", "s9", vec![lease("docs", "09:00:00")]),
+            // Contended behind alice: holds nothing, so never reported.
+            agent("bob", "s2", vec![lease("src/auth/login.rs", "09:30:00")]),
+        ],
+    }
+}
+
+fn now() -> i64 {
+    crate::time::parse_rfc3339("2026-11-29T10:00:00Z").unwrap()
+}
+
+#[test]
+fn only_the_holder_of_an_overlapping_lease_in_this_repo_is_reported() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join(".git")).unwrap();
+    let repo_id = d.path().display().to_string();
+    let r = roster(&repo_id);
+    let abs = d.path().join("src/auth/login.rs").display().to_string();
+    let c = check(&r, "me", &[abs], d.path(), now());
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(
+        (c[0].holder.as_str(), c[0].path.as_str()),
+        ("alice", "src/auth/login.rs")
+    );
+    assert!(!c[0].same_agent);
+    assert!(check(&r, "me", &["src/other.rs".into()], d.path(), now()).is_empty());
+    let other_repo = roster("github.com/x/y");
+    assert!(
+        check(
+            &other_repo,
+            "me",
+            &["src/auth/a.rs".into()],
+            d.path(),
+            now()
+        )
+        .is_empty()
+    );
+    let later = crate::time::parse_rfc3339("2026-11-30T00:00:00Z").unwrap();
+    assert!(
+        check(&r, "me", &["src/auth/a.rs".into()], d.path(), later).is_empty(),
+        "expired"
+    );
+    let mine = check(&r, "me", &["docs/x.md".into()], d.path(), now());
+    assert!(mine[0].same_agent);
+}
+
+fn conflict(same_agent: bool) -> Conflict {
+    Conflict {
+        path: "src/auth/login.rs".into(),
+        lease_path: "src/auth".into(),
+        holder: "alice".into(),
+        session: "s1".into(),
+        reason: "refactor login".into(),
+        expires_at: "2026-11-29T23:00:00Z".into(),
+        same_agent,
+    }
+}
+
+#[test]
+fn warn_by_default_block_only_when_configured() {
+    assert_eq!(decide(&[], true), None);
+    let Some(Verdict::Warn(w)) = decide(&[conflict(false)], false) else {
+        panic!("expected a warning")
+    };
+    for part in [
+        "alice",
+        "refactor login",
+        "2026-11-29T23:00:00Z",
+        "advisory",
+        "src/auth/login.rs",
+    ] {
+        assert!(w.contains(part), "{part} missing from {w}");
+    }
+    let Some(Verdict::Block(b)) = decide(&[conflict(false)], true) else {
+        panic!("expected a block")
+    };
+    assert!(b.contains("block_on_conflict"), "{b}");
+    assert!(
+        matches!(decide(&[conflict(true)], true), Some(Verdict::Warn(_))),
+        "never block over our own agent id"
+    );
+}
+
+#[test]
+fn a_lease_contended_by_one_elsewhere_is_not_a_holder() {
+    // carol's `src` is contended by dave's earlier `src/b`: an edit of `src/a` meets no
+    // holder, even though dave's lease does not touch `src/a` (the subset must keep it).
+    let lease = |path: &str, granted: &str| Lease {
+        repo: String::new(),
+        path: path.into(),
+        reason: "r".into(),
+        granted_at: format!("2026-11-29T{granted}Z"),
+        expires_at: "2026-11-29T23:00:00Z".into(),
+    };
+    let r = Roster {
+        agents: vec![
+            Presence {
+                agent: "carol".into(),
+                leases: vec![lease("src", "10:00:00")],
+                ..Presence::default()
+            },
+            Presence {
+                agent: "dave".into(),
+                leases: vec![lease("src/b", "09:00:00")],
+                ..Presence::default()
+            },
+        ],
+        ..Roster::default()
+    };
+    let d = tempfile::tempdir().unwrap();
+    assert!(check(&r, "me", &["src/a".into()], d.path(), now()).is_empty());
+    let b = check(&r, "me", &["src/b/x.rs".into()], d.path(), now());
+    assert_eq!(
+        b.iter().map(|c| c.holder.as_str()).collect::<Vec<_>>(),
+        ["dave"]
+    );
+}

@@ -1,0 +1,186 @@
+//! `ctxlake hook <runtime>`: read a runtime's hook payload, capture it to the spool, and
+//! answer with a briefing (session start) or a collision warning (before an edit).
+//! Hot path (DESIGN §2): cache and spool only, never the lake; never fails the agent's turn.
+
+pub mod briefing;
+pub mod capture;
+pub mod collision;
+pub mod emit;
+pub mod payload;
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::paths::{Paths, env, var};
+use crate::scope::{Scope, ScopeFlags};
+use crate::tools::Ctx;
+use emit::Reply;
+use payload::{Event, Kind};
+
+pub use payload::Runtime;
+
+/// Larger payloads are refused unread (and logged): parsing and scrubbing them would
+/// cost far more than the hook's budget, and no runtime sends them for the events we use.
+pub const MAX_STDIN: u64 = 4 << 20;
+
+/// Run one hook over `input`; returns what to print on stdout (often nothing).
+/// Never fails: any trouble becomes one line in `logs/hook-<date>.log`.
+pub fn run(
+    runtime: Runtime,
+    event_arg: Option<&str>,
+    flags: &ScopeFlags,
+    input: &mut dyn Read,
+) -> String {
+    // Without a home there is nowhere to log either; the turn goes on regardless.
+    let Ok(paths) = Paths::from_env() else {
+        return String::new();
+    };
+    let mut notes = Vec::new();
+    let out = handle(&paths, runtime, event_arg, flags, input, &mut notes);
+    let out = match out {
+        Ok(text) => text,
+        Err(msg) => {
+            notes.push(msg);
+            String::new()
+        }
+    };
+    for n in notes {
+        capture::log(&paths, &format!("{} {n}", runtime.as_str()));
+    }
+    out
+}
+
+fn handle(
+    paths: &Paths,
+    runtime: Runtime,
+    event_arg: Option<&str>,
+    flags: &ScopeFlags,
+    input: &mut dyn Read,
+    notes: &mut Vec<String>,
+) -> Result<String, String> {
+    let bytes = read_capped(input)?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("malformed payload ({} bytes): {e}", bytes.len()))?;
+    if !value.is_object() {
+        return Err("malformed payload: not a JSON object".into());
+    }
+    let event = payload::normalize(&value, event_arg);
+    let session = event
+        .session
+        .clone()
+        .or_else(|| var(env::SESSION_ID))
+        .map(|s| payload::safe_session(&s))
+        .unwrap_or_else(|| "unknown".into());
+    let ctx = context(paths, flags, &event, &session, notes);
+    let rec = capture::record(&ctx, runtime, &session, &event);
+    match capture::append(&ctx, runtime, &rec) {
+        Ok(true) => {}
+        Ok(false) => notes.push(format!("{} dropped: the hook spool is full", event.event)),
+        Err(e) => notes.push(format!("{} not captured: {}", event.event, e.one_line())),
+    }
+    Ok(respond(&ctx, runtime, &event))
+}
+
+/// Read all of stdin up to [`MAX_STDIN`]; drain the rest so the runtime's write never
+/// fails on a closed pipe.
+fn read_capped(input: &mut dyn Read) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::with_capacity(8192);
+    input
+        .take(MAX_STDIN + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the payload: {e}"))?;
+    if bytes.len() as u64 > MAX_STDIN {
+        let _ = std::io::copy(input, &mut std::io::sink());
+        return Err(format!("payload over {} MiB ignored", MAX_STDIN >> 20));
+    }
+    Ok(bytes)
+}
+
+/// Paths, config and scope as every tool sees them. A broken config or a bad id in the
+/// environment must not cost the capture: fall back to defaults and log why.
+fn context(
+    paths: &Paths,
+    flags: &ScopeFlags,
+    event: &Event,
+    session: &str,
+    notes: &mut Vec<String>,
+) -> Ctx {
+    let config = Config::load(&paths.config_file()).unwrap_or_else(|e| {
+        notes.push(format!("config ignored: {}", e.one_line()));
+        Config::default()
+    });
+    let mut scope = Scope::resolve(flags, &config).unwrap_or_else(|e| {
+        notes.push(format!("scope defaulted: {}", e.one_line()));
+        Scope {
+            fleet: crate::config::DEFAULT_FLEET.into(),
+            agent: crate::scope::default_agent(),
+            session: String::new(),
+        }
+    });
+    scope.session = session.to_string();
+    let cwd = event
+        .cwd
+        .as_ref()
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ctx {
+        paths: paths.clone(),
+        config,
+        scope,
+        pinned_fleet: None,
+        cwd,
+    }
+}
+
+/// The briefing at session start (Hermes: its first `pre_llm_call`, the only hook whose
+/// context it injects), a collision verdict before a write, nothing otherwise.
+fn respond(ctx: &Ctx, runtime: Runtime, event: &Event) -> String {
+    let kind = event.kind.unwrap_or(Kind::Other);
+    let first_hermes_turn =
+        runtime == Runtime::Hermes && kind == Kind::Prompt && event.first_turn == Some(true);
+    let reply = match kind {
+        Kind::SessionStart => Some(Reply::Context(briefing(ctx))),
+        Kind::Prompt if first_hermes_turn => Some(Reply::Context(briefing(ctx))),
+        Kind::PreTool => collision::verdict(ctx, &event.paths, &ctx.cwd).map(|v| match v {
+            collision::Verdict::Warn(t) => Reply::Warn(t),
+            collision::Verdict::Block(t) => Reply::Block(t),
+        }),
+        _ => None,
+    };
+    let Some(reply) = reply else {
+        return String::new();
+    };
+    let mut out = emit::render(runtime, echo_name(runtime, kind, &event.event), &reply);
+    out.push('\n');
+    out
+}
+
+/// A cache file decoded straight into its type, or `None` when absent or unreadable.
+/// Unlike `cache::read` this skips cleaning every string up front (most of the hook's
+/// CPU with a 500-lease roster): the hook cleans every string it prints instead, which
+/// is where DESIGN §4 requires it ("cleaned at render time").
+pub(crate) fn read_cache<T: serde::de::DeserializeOwned>(ctx: &Ctx, name: &str) -> Option<T> {
+    let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, name)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn briefing(ctx: &Ctx) -> String {
+    let repo = crate::repo::discover(&ctx.cwd).map(|r| r.id);
+    briefing::build(ctx, repo.as_deref())
+}
+
+/// The event name a runtime expects echoed back (its canonical name when the event
+/// came from the command line as `session-start` and the like).
+fn echo_name(runtime: Runtime, kind: Kind, received: &str) -> &str {
+    match (runtime, kind) {
+        (Runtime::ClaudeCode | Runtime::Codex, Kind::SessionStart) => "SessionStart",
+        (Runtime::ClaudeCode | Runtime::Codex, Kind::PreTool) => "PreToolUse",
+        (Runtime::Gemini, Kind::SessionStart) => "SessionStart",
+        (Runtime::Gemini, Kind::PreTool) => "BeforeTool",
+        _ => received,
+    }
+}
