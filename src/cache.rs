@@ -114,12 +114,113 @@ pub struct Read<T> {
     pub note: Option<String>,
 }
 
-/// Read, sanitize and decode `cache/<fleet>/<name>`.
-pub fn read<T: DeserializeOwned>(paths: &Paths, fleet: &str, name: &str) -> Read<T> {
+/// Every string of a cache type, cleaned in place (the file was written from lake text,
+/// which other agents wrote). Typed, so a large roster is parsed once, not as a `Value`.
+pub trait Clean {
+    fn clean(&mut self);
+}
+
+fn clean_str(s: &mut String) {
+    if let std::borrow::Cow::Owned(c) =
+        crate::sanitize::clean_cow(s, crate::sanitize::MAX_FIELD_CHARS)
+    {
+        *s = c;
+    }
+}
+
+fn clean_opt(s: &mut Option<String>) {
+    if let Some(s) = s {
+        clean_str(s);
+    }
+}
+
+impl Clean for Roster {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for p in &mut self.agents {
+            for s in [&mut p.agent, &mut p.session, &mut p.last_seen] {
+                clean_str(s);
+            }
+            clean_opt(&mut p.runtime);
+            clean_opt(&mut p.task);
+            for l in &mut p.leases {
+                for s in [
+                    &mut l.repo,
+                    &mut l.path,
+                    &mut l.reason,
+                    &mut l.granted_at,
+                    &mut l.expires_at,
+                ] {
+                    clean_str(s);
+                }
+            }
+        }
+    }
+}
+
+impl Clean for History {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for d in &mut self.sessions {
+            for s in [
+                &mut d.session,
+                &mut d.agent,
+                &mut d.started_at,
+                &mut d.outcome,
+            ] {
+                clean_str(s);
+            }
+            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at] {
+                clean_opt(o);
+            }
+            d.files_touched
+                .iter_mut()
+                .chain(&mut d.commands)
+                .chain(&mut d.tests)
+                .for_each(clean_str);
+        }
+    }
+}
+
+impl Clean for Handoffs {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for h in &mut self.handoffs {
+            for s in [
+                &mut h.id,
+                &mut h.at,
+                &mut h.agent,
+                &mut h.session,
+                &mut h.summary,
+                &mut h.status,
+            ] {
+                clean_str(s);
+            }
+            clean_opt(&mut h.repo);
+            clean_opt(&mut h.next);
+        }
+    }
+}
+
+impl Clean for Pipeline {
+    fn clean(&mut self) {
+        for o in [
+            &mut self.last_sync,
+            &mut self.last_maint,
+            &mut self.snapshot_id,
+            &mut self.store,
+        ] {
+            clean_opt(o);
+        }
+    }
+}
+
+/// Read, decode and sanitize `cache/<fleet>/<name>`.
+pub fn read<T: DeserializeOwned + Clean>(paths: &Paths, fleet: &str, name: &str) -> Read<T> {
     read_path(&paths.cache_file(fleet, name))
 }
 
-pub fn read_path<T: DeserializeOwned>(path: &Path) -> Read<T> {
+pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -138,23 +239,20 @@ pub fn read_path<T: DeserializeOwned>(path: &Path) -> Read<T> {
             };
         }
     };
-    let mut value: serde_json::Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            return Read {
-                data: None,
-                note: Some(format!(
-                    "cache `{}` is corrupt ({e}); run `ctxlake sync` to rebuild it",
-                    path.display()
-                )),
-            };
+    match serde_json::from_slice::<T>(&bytes) {
+        Ok(mut d) => {
+            d.clean();
+            Read {
+                data: Some(d),
+                note: None,
+            }
         }
-    };
-    crate::sanitize::clean_value(&mut value, crate::sanitize::MAX_FIELD_CHARS);
-    match serde_json::from_value(value) {
-        Ok(d) => Read {
-            data: Some(d),
-            note: None,
+        Err(e) if e.is_syntax() || e.is_eof() => Read {
+            data: None,
+            note: Some(format!(
+                "cache `{}` is corrupt ({e}); run `ctxlake sync` to rebuild it",
+                path.display()
+            )),
         },
         Err(e) => Read {
             data: None,

@@ -1,9 +1,11 @@
 //! Memory search over a snapshot. How results are ranked (documented in the README):
-//! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words, any
-//!    query word may match), top 200 candidates;
+//! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words): claims
+//!    with all query words first, then any word, then 3-letter word prefixes, each pass
+//!    only while fewer than `k` were found; at most 200 candidates per pass;
 //! 2. vector: cosine between the query's embedding and each candidate's; when the
-//!    lexical pass finds fewer than `k`, every visible claim is scanned by cosine
-//!    (≥ 0.3) so typo'd or reworded queries still find something;
+//!    lexical passes find fewer than `k` and the snapshot holds at most 20,000 visible
+//!    claims, every visible claim is scanned by cosine (≥ 0.3) so typo'd or reworded
+//!    queries still find something;
 //! 3. fusion: reciprocal-rank fusion, `1/(60+rank_bm25) + 1/(60+rank_cosine)`.
 
 use std::collections::HashMap;
@@ -17,6 +19,9 @@ use crate::error::{Error, Result};
 
 const LEXICAL_CANDIDATES: usize = 200;
 const MIN_COSINE: f32 = 0.3;
+/// Above this many visible claims the cosine-only fallback scan is skipped (its cost is
+/// linear in the snapshot); the prefix pass stands in for it.
+const FULL_SCAN_MAX: usize = 20_000;
 const RRF_K: f64 = 60.0;
 
 pub struct Query<'a> {
@@ -45,24 +50,31 @@ pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
         .filter(|w| !w.is_empty())
         .map(|w| format!("\"{w}\""))
         .collect();
+    // All words first (selective, cheap to rank); any word only if that finds too few;
+    // word prefixes (typos, inflections) only if that still does.
     let mut lexical: Vec<i64> = Vec::new();
-    if !words.is_empty() {
-        let mut st = snap
-            .conn
-            .prepare_cached(
-                "SELECT rowid FROM claims_fts WHERE claims_fts MATCH ?1 ORDER BY rank LIMIT ?2",
-            )
-            .map_err(sql)?;
-        let rows = st
-            .query_map(
-                rusqlite::params![words.join(" OR "), LEXICAL_CANDIDATES as i64],
-                |r| r.get(0),
-            )
-            .map_err(sql)?;
-        lexical = rows.collect::<std::result::Result<_, _>>().map_err(sql)?;
+    let prefixes: Vec<String> = words
+        .iter()
+        .map(|w| w.trim_matches('"'))
+        .filter(|w| w.chars().count() >= 4)
+        .map(|w| format!("\"{}\"*", w.chars().take(3).collect::<String>()))
+        .collect();
+    for expr in [
+        words.join(" AND "),
+        words.join(" OR "),
+        prefixes.join(" OR "),
+    ] {
+        if expr.is_empty() || lexical.len() >= q.k {
+            continue;
+        }
+        for r in fts(snap, &expr)? {
+            if !lexical.contains(&r) {
+                lexical.push(r);
+            }
+        }
     }
     let mut cands = fetch(snap, q, Some(&lexical))?;
-    let scanned = cands.len() < q.k;
+    let scanned = cands.len() < q.k && visible_count(snap)? <= FULL_SCAN_MAX;
     if scanned {
         cands = fetch(snap, q, None)?;
     }
@@ -92,6 +104,31 @@ pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
     let truncated = hits.len() > q.k;
     hits.truncate(q.k);
     Ok((hits, truncated))
+}
+
+/// Top lexical candidates for one FTS5 expression, best first.
+fn fts(snap: &Snapshot, expr: &str) -> Result<Vec<i64>> {
+    let mut st = snap
+        .conn
+        .prepare_cached(
+            "SELECT rowid FROM claims_fts WHERE claims_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+        )
+        .map_err(sql)?;
+    let rows = st
+        .query_map(rusqlite::params![expr, LEXICAL_CANDIDATES as i64], |r| {
+            r.get(0)
+        })
+        .map_err(sql)?;
+    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+}
+
+fn visible_count(snap: &Snapshot) -> Result<usize> {
+    snap.conn
+        .query_row("SELECT count(*) FROM claims WHERE visible = 1", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n as usize)
+        .map_err(sql)
 }
 
 const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";

@@ -29,6 +29,8 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     printed(o.emit(&out, render))
 }
 
+const MAX_TABLE_ROWS: usize = 100;
+
 fn render(out: &StatusOutput) -> String {
     let age = match out.cache_age_secs {
         Some(s) => format!("cache {s}s old"),
@@ -43,7 +45,14 @@ fn render(out: &StatusOutput) -> String {
         return s;
     }
     let mut t = table(&["agent", "task", "path", "state", "expires", "reason"]);
+    // A terminal table of thousands of rows helps nobody (and lays out slowly); the rest
+    // is one `--json` away.
+    let mut rows = 0usize;
+    let total: usize = out.agents.iter().map(|a| a.leases.len().max(1)).sum();
     for a in &out.agents {
+        if rows >= MAX_TABLE_ROWS {
+            break;
+        }
         let who = if a.you {
             format!("{} (you)", a.agent)
         } else {
@@ -59,8 +68,10 @@ fn render(out: &StatusOutput) -> String {
                 String::new(),
                 String::new(),
             ]);
+            rows += 1;
         }
-        for l in &a.leases {
+        for l in a.leases.iter().take(MAX_TABLE_ROWS.saturating_sub(rows)) {
+            rows += 1;
             let state = match &l.holder {
                 Some(h) => format!("contended (held by {h})"),
                 None => l.state.clone(),
@@ -82,6 +93,12 @@ fn render(out: &StatusOutput) -> String {
     }
     s.push_str(&t.to_string());
     s.push('\n');
+    if total > rows {
+        s.push_str(&format!(
+            "… {} more row(s): `ctxlake fleet status --json` lists every lease\n",
+            total - rows
+        ));
+    }
     if out.truncated {
         s.push_str("(more agents than shown)\n");
     }

@@ -3,9 +3,7 @@
 //! every other claimant is `contended`. Overlap is judged conservatively: a directory
 //! covers everything below it, and a glob covers everything below its literal prefix.
 
-use std::collections::{BTreeMap, HashMap};
-
-use crate::cache::{Lease, Presence};
+use crate::cache::Presence;
 
 /// The part of a path pattern that surely matches: `src/**/*.rs` → `src`, `*.md` → ``.
 pub fn cover(path: &str) -> &str {
@@ -44,79 +42,82 @@ pub struct Standing {
 }
 
 /// Resolve every unexpired lease in `agents` at lake time `now_ms`.
+///
+/// Leases are grouped by (repo, cover) in a sorted list; each group meets only its
+/// ancestors (binary search per path prefix) and descendants (a sorted range), so the
+/// cost is about n·log n rather than n² — it runs in every hook and status call.
 pub fn resolve(agents: &[Presence], now_ms: i64) -> Vec<Standing> {
-    struct Live<'a> {
-        agent: usize,
-        lease: usize,
-        l: &'a Lease,
-        key: (i64, &'a str, &'a str),
-    }
-    let mut live = Vec::new();
+    // (repo, cover, grant key, agent index, lease index)
+    type Key<'a> = (i64, &'a str, &'a str);
+    let mut live: Vec<(&str, &str, Key, usize, usize)> = Vec::new();
     for (ai, p) in agents.iter().enumerate() {
         for (li, l) in p.leases.iter().enumerate() {
             let exp = crate::time::parse_rfc3339(&l.expires_at).unwrap_or(i64::MIN);
             if exp > now_ms {
                 let granted = crate::time::parse_rfc3339(&l.granted_at).unwrap_or(i64::MAX);
-                live.push(Live {
-                    agent: ai,
-                    lease: li,
-                    l,
-                    key: (granted, &p.agent, &p.session),
-                });
+                live.push((
+                    l.repo.as_str(),
+                    cover(&l.path),
+                    (granted, p.agent.as_str(), p.session.as_str()),
+                    ai,
+                    li,
+                ));
             }
         }
     }
-    // Index covers per repo so each lease meets only its ancestors and descendants.
-    let mut by_cover: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-    let mut sorted: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for (i, x) in live.iter().enumerate() {
-        let c = cover(&x.l.path);
-        by_cover.entry((&x.l.repo, c)).or_default().push(i);
-        sorted.entry((&x.l.repo, c)).or_default().push(i);
+    live.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    // One group per distinct (repo, cover), holding the earliest grant among its leases.
+    let mut groups: Vec<(&str, &str, Key)> = Vec::new();
+    let mut group_of = Vec::with_capacity(live.len());
+    for x in &live {
+        match groups.last_mut() {
+            Some(g) if g.0 == x.0 && g.1 == x.1 => g.2 = g.2.min(x.2),
+            _ => groups.push((x.0, x.1, x.2)),
+        }
+        group_of.push(groups.len() - 1);
     }
-    live.iter()
-        .map(|x| {
-            let repo = x.l.repo.as_str();
-            let c = cover(&x.l.path);
-            let mut best = x.key;
-            let mut consider = |j: usize| {
-                if live[j].key < best {
-                    best = live[j].key;
+    let find = |repo: &str, c: &str| groups.binary_search_by(|g| (g.0, g.1).cmp(&(repo, c))).ok();
+    let winners: Vec<Key> = groups
+        .iter()
+        .map(|&(repo, c, own)| {
+            let mut best = own;
+            // Ancestors: every proper prefix at a `/`, and the whole repo ("").
+            let mut end = c.len();
+            while end > 0 {
+                end = c[..end].rfind('/').unwrap_or(0);
+                if let Some(i) = find(repo, &c[..end]) {
+                    best = best.min(groups[i].2);
                 }
-            };
-            // Ancestors (and the exact cover).
-            let mut prefix_end = Some(c.len());
-            while let Some(end) = prefix_end {
-                if let Some(v) = by_cover.get(&(repo, &c[..end])) {
-                    v.iter().for_each(|j| consider(*j));
-                }
-                prefix_end = if end == 0 {
-                    None
-                } else {
-                    Some(c[..end].rfind('/').unwrap_or(0))
-                };
             }
-            // Descendants.
+            // Descendants: covers starting with `c/` (or everything, for the whole repo).
             let lo = if c.is_empty() {
                 String::new()
             } else {
                 format!("{c}/")
             };
-            for ((r, k), v) in sorted.range((repo, lo.as_str())..) {
-                if *r != repo || !(c.is_empty() || k.starts_with(lo.as_str())) {
+            let start = groups.partition_point(|g| (g.0, g.1) < (repo, lo.as_str()));
+            for g in &groups[start..] {
+                if g.0 != repo || !g.1.starts_with(lo.as_str()) {
                     break;
                 }
-                v.iter().for_each(|j| consider(*j));
+                best = best.min(g.2);
             }
-            let p = &agents[x.agent];
+            best
+        })
+        .collect();
+    live.iter()
+        .zip(group_of)
+        .map(|(x, g)| {
+            let best = winners[g];
+            let p = &agents[x.3];
             let state = if best.1 == p.agent && best.2 == p.session {
                 State::Held
             } else {
                 State::Contended(best.1.to_string(), best.2.to_string())
             };
             Standing {
-                agent: x.agent,
-                lease: x.lease,
+                agent: x.3,
+                lease: x.4,
                 state,
             }
         })
@@ -126,6 +127,7 @@ pub fn resolve(agents: &[Presence], now_ms: i64) -> Vec<Standing> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::Lease;
 
     fn lease(path: &str, granted: &str, exp: &str) -> Lease {
         Lease {
@@ -143,6 +145,68 @@ mod tests {
             last_seen: "x".into(),
             leases,
             ..Presence::default()
+        }
+    }
+
+    /// The indexed resolution must agree with the obvious quadratic one.
+    #[test]
+    fn matches_brute_force_on_random_rosters() {
+        let paths = [
+            "",
+            "src",
+            "src/a",
+            "src/a/x.rs",
+            "src/a-b",
+            "src/a-b/y",
+            "src/b",
+            "docs",
+            "docs/*.md",
+            "src/**/*.rs",
+            "*.md",
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..200 {
+            let agents: Vec<Presence> = (0..1 + next(6))
+                .map(|a| {
+                    let leases = (0..next(4))
+                        .map(|_| {
+                            let mut l = lease(
+                                paths[next(paths.len() as u64) as usize],
+                                &format!("09:{:02}:00", next(3)),
+                                "11:00:00",
+                            );
+                            l.repo = format!("r{}", next(2));
+                            l
+                        })
+                        .collect();
+                    agent(&format!("a{a}"), leases)
+                })
+                .collect();
+            let got = resolve(&agents, 0);
+            for s in &got {
+                let me = &agents[s.agent].leases[s.lease];
+                let key = |ai: usize, l: &Lease| (l.granted_at.clone(), agents[ai].agent.clone());
+                let best = agents
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(ai, p)| p.leases.iter().map(move |l| (ai, l)))
+                    .filter(|(_, l)| l.repo == me.repo && overlaps(&l.path, &me.path))
+                    .map(|(ai, l)| key(ai, l))
+                    .min()
+                    .unwrap();
+                let want = if best.1 == agents[s.agent].agent {
+                    State::Held
+                } else {
+                    State::Contended(best.1, "s".into())
+                };
+                assert_eq!(s.state, want, "{} {:?}", me.path, agents);
+            }
         }
     }
 
