@@ -354,3 +354,48 @@ fn sync_killed_mid_drain_loses_and_duplicates_nothing() {
     let check = env.json(&["spool", "check"]);
     assert_eq!(check["total_records"], 0, "the spool is drained");
 }
+
+/// Hook capture → sync → history: a session's events fold into one digest.
+#[test]
+fn hook_events_fold_into_a_session_digest() {
+    let env = Env::new();
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hooks/claude-code");
+    let session = "f31a36e2-6dbe-4866-be6f-9f4a675bb550";
+    let test_run = json!({"session_id": session, "cwd": "/nonexistent", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cargo test -q"}, "tool_response": {"stdout": "ok"}});
+    for (name, body) in [
+        ("session-start", None),
+        ("post-tool-use-edit", None),
+        ("post-tool-use", Some(test_run.to_string())),
+        ("session-end", None),
+    ] {
+        let body = body
+            .unwrap_or_else(|| std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap());
+        env.cmd()
+            .args(["hook", "claude-code"])
+            .write_stdin(body)
+            .assert()
+            .success();
+    }
+    env.cmd().arg("sync").assert().success();
+    let h = env.json(&["fleet", "history"]);
+    let s = h["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["session"] == session)
+        .expect("the hook session");
+    assert_eq!(s["runtime"], "claude-code");
+    assert_eq!(s["outcome"], "clean", "{s}");
+    assert!(s["ended_at"].is_string());
+    assert!(
+        s["files_touched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_str().unwrap().ends_with("notes.txt")),
+        "{s}"
+    );
+    assert_eq!(s["tests"], json!(["cargo test -q"]));
+}
