@@ -133,6 +133,24 @@ fn visible_count(snap: &Snapshot) -> Result<usize> {
 
 const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";
 
+/// A `claims` row selected with `COLUMNS` (rowid first, embedding last).
+fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
+    Ok(ClaimRow {
+        id: r.get(1)?,
+        text: r.get(2)?,
+        claim_type: r.get(3)?,
+        subject: r.get(4)?,
+        scope: r.get(5)?,
+        status: r.get(6)?,
+        independent_sessions: r.get(7)?,
+        confidence: r.get(8)?,
+        created_at: r.get(9)?,
+        promoted_at: r.get(10)?,
+        agent: r.get(11)?,
+        session: r.get(12)?,
+    })
+}
+
 /// Visible claims passing the filters: among `rowids` when given, else all of them.
 fn fetch(
     snap: &Snapshot,
@@ -165,24 +183,7 @@ fn fetch(
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st
         .query_map(params_from_iter(args.iter()), |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                ClaimRow {
-                    id: r.get(1)?,
-                    text: r.get(2)?,
-                    claim_type: r.get(3)?,
-                    subject: r.get(4)?,
-                    scope: r.get(5)?,
-                    status: r.get(6)?,
-                    independent_sessions: r.get(7)?,
-                    confidence: r.get(8)?,
-                    created_at: r.get(9)?,
-                    promoted_at: r.get(10)?,
-                    agent: r.get(11)?,
-                    session: r.get(12)?,
-                },
-                r.get::<_, Vec<u8>>(13)?,
-            ))
+            Ok((r.get::<_, i64>(0)?, claim_row(r)?, r.get::<_, Vec<u8>>(13)?))
         })
         .map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
@@ -198,24 +199,7 @@ pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<C
     let sql_text =
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
-    let rows = st
-        .query_map([status], |r| {
-            Ok(ClaimRow {
-                id: r.get(1)?,
-                text: r.get(2)?,
-                claim_type: r.get(3)?,
-                subject: r.get(4)?,
-                scope: r.get(5)?,
-                status: r.get(6)?,
-                independent_sessions: r.get(7)?,
-                confidence: r.get(8)?,
-                created_at: r.get(9)?,
-                promoted_at: r.get(10)?,
-                agent: r.get(11)?,
-                session: r.get(12)?,
-            })
-        })
-        .map_err(sql)?;
+    let rows = st.query_map([status], |r| claim_row(r)).map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
