@@ -199,7 +199,7 @@ pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<C
     let sql_text =
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
-    let rows = st.query_map([status], |r| claim_row(r)).map_err(sql)?;
+    let rows = st.query_map([status], claim_row).map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
