@@ -4,51 +4,50 @@
 #
 # usage: benches/hook_bench.sh [path/to/release/ctxlake] [runs]
 # The fleet is realistic and large: 50 live agents holding 500 leases, 30 sessions,
-# 20 handoffs and a 300-claim snapshot; the PreToolUse payload is a 2 KB Edit that
+# 20 handoffs and 300 promoted claims, built through spool → sync → maint → sync; the PreToolUse payload is a 2 KB Edit that
 # collides with a lease (the slowest PreToolUse path: roster read + lease resolution).
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ctxlake}")
 RUNS=${2:-1000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/home/work/.git" "$T/home/.ctxlake/cache/default"
+mkdir -p "$T/home/work/.git"
 
 python3 - "$T" <<'PY'
-import json, os, random, sqlite3, sys, datetime
-T = sys.argv[1]; home = f"{T}/home"; work = f"{home}/work"; cache = f"{home}/.ctxlake/cache/default"
-now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-agents = [{"agent": f"agent-{i:02}", "session": f"s{i}", "runtime": "claude-code",
-           "task": f"task {i}: refactor module {i}", "last_seen": now,
-           "leases": [{"repo": work, "path": f"src/m{i}/f{j}.rs", "reason": f"refactor part {j}",
-                       "granted_at": now, "expires_at": "2999-01-01T00:00:00Z"} for j in range(10)]}
-          for i in range(50)]
-json.dump({"generated_at": now, "lake_clock_offset_ms": 0, "agents": agents}, open(f"{cache}/roster.json", "w"))
-json.dump({"generated_at": now, "sessions": [
-    {"session": f"old{i}", "agent": f"agent-{i % 50:02}", "repo": work, "started_at": now, "outcome": "clean",
-     "files_touched": [f"src/m{i}/a.rs", f"src/m{i}/b.rs"], "commands": ["cargo test"], "tests": ["cargo test"]}
-    for i in range(30)]}, open(f"{cache}/history.json", "w"))
-json.dump({"generated_at": now, "handoffs": [
-    {"id": f"h{i}", "at": now, "agent": f"agent-{i:02}", "session": f"s{i}", "repo": work,
-     "summary": f"left module {i} half done", "status": "blocked", "next": "finish the tests"}
-    for i in range(20)]}, open(f"{cache}/handoffs.json", "w"))
-# The snapshot schema of src/snapshot/mod.rs (FTS5 without contentless_delete: Python's
-# SQLite may predate it; the briefing does not query FTS).
-db = sqlite3.connect(f"{cache}/snapshot.bin")
-db.executescript("""
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE claims(rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, text TEXT NOT NULL, type TEXT NOT NULL,
-  subject TEXT NOT NULL, scope TEXT NOT NULL, status TEXT NOT NULL, visible INTEGER NOT NULL,
-  independent_sessions INTEGER NOT NULL, confidence REAL NOT NULL, created_at TEXT NOT NULL, promoted_at TEXT,
-  agent TEXT NOT NULL, session TEXT NOT NULL, embedding BLOB NOT NULL);
-CREATE INDEX claims_subject ON claims(subject COLLATE NOCASE);
-CREATE VIRTUAL TABLE claims_fts USING fts5(text, subject, content='', tokenize='porter unicode61');
-""")
-db.executemany("INSERT INTO meta VALUES (?,?)", [("snapshot_id", "bench"), ("fleet", "default"), ("mode", "on")])
-db.executemany("INSERT INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [
-    (i + 1, f"c{i:03}", f"claim {i}: cargo test needs RUSTFLAGS=-D warnings in module {i}", "environment", "ci",
-     "fleet", "promoted", 1, random.randint(1, 5), random.random(), now, now, "a", "s", os.urandom(256))
-    for i in range(300)])
-db.commit(); db.close()
+import json, os, sys, zlib
+T = sys.argv[1]; home = f"{T}/home"; work = f"{home}/work"
+# The fleet goes through the real pipeline: spool records (framed as src/spool.rs does),
+# then `ctxlake sync && ctxlake maint && ctxlake sync` below writes every cache file,
+# the snapshot mirror and the hook's pre-rendered briefing exactly as in production.
+def frame(rec):
+    rest = json.dumps(rec, separators=(",", ":"))[1:]
+    return '{"v":1,"crc":"%08x",%s\n' % (zlib.crc32(rest.encode()), rest)
+n = 0
+def rec(kind, agent, session, payload):
+    global n
+    n += 1
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    v = (1_764_000_000_000 + n) << 80 | n
+    rid = "".join(alphabet[(v >> (125 - k * 5)) & 31] for k in range(26))
+    return frame({"id": rid, "ts": "2026-11-29T00:00:00.000Z", "fleet": "default", "agent": agent,
+                  "session": session, "kind": kind, "payload": payload})
+os.makedirs(f"{home}/.ctxlake/spool/mcp", exist_ok=True)
+with open(f"{home}/.ctxlake/spool/mcp/default.ndjson", "w") as f:
+    for i in range(50):
+        f.write(rec("fleet_claim", f"agent-{i:02}", f"s{i}", {"repo": work, "paths": [f"src/m{i}/f{j}.rs" for j in range(10)],
+                                                              "reason": f"task {i}: refactor module {i}", "ttl_secs": 86400}))
+    for i in range(20):
+        f.write(rec("fleet_handoff", f"agent-{i:02}", f"s{i}", {"summary": f"left module {i} half done", "status": "blocked",
+                                                                "next": "finish the tests", "repo": work}))
+    for i in range(300):
+        f.write(rec("memory_propose", f"agent-{i % 50:02}", f"p{i}", {"claim": f"claim {i}: cargo test needs RUSTFLAGS=-D warnings in module {i}",
+            "type": "environment", "subject": "ci", "scope": "agent", "evidence": [{"session_id": f"p{i}", "message_id": "m"}]}))
+os.makedirs(f"{home}/.ctxlake/spool/hooks/claude-code", exist_ok=True)
+for i in range(30):
+    with open(f"{home}/.ctxlake/spool/hooks/claude-code/old{i}.ndjson", "w") as f:
+        for kind, extra in [("hook_session_start", {}), ("hook_post_tool", {"paths": [f"src/m{i}/a.rs", f"src/m{i}/b.rs"]}),
+                            ("hook_post_tool", {"command": "cargo test", "ok": True}), ("hook_session_end", {})]:
+            f.write(rec(kind, f"agent-{i % 50:02}", f"old{i}", dict({"runtime": "claude-code", "cwd": work}, **extra)))
 base = {"session_id": "f31a36e2-6dbe-4866-be6f-9f4a675bb550",
         "transcript_path": f"{home}/.claude/projects/p/f31a36e2-6dbe-4866-be6f-9f4a675bb550.jsonl",
         "cwd": work, "prompt_id": "749bb514-a9de-4bae-a95c-8031acaf432c", "permission_mode": "default"}
@@ -59,8 +58,10 @@ pre = dict(base, hook_event_name="PreToolUse", tool_name="Edit", tool_use_id="to
                        "replace_all": False})
 json.dump(pre, open(f"{T}/pre-tool-use.json", "w"))
 print(f"payloads: SessionStart {os.path.getsize(f'{T}/session-start.json')} B, "
-      f"PreToolUse {os.path.getsize(f'{T}/pre-tool-use.json')} B; roster {os.path.getsize(f'{cache}/roster.json')} B")
+      f"PreToolUse {os.path.getsize(f'{T}/pre-tool-use.json')} B")
 PY
+env -i PATH="$PATH" HOME="$T/home" CTXLAKE_HOME="$T/home/.ctxlake" sh -c "'$BIN' sync -q && '$BIN' maint -q && '$BIN' sync -q" >/dev/null
+echo "fleet: $(wc -c <"$T/home/.ctxlake/cache/default/roster.json") B roster, $(wc -c <"$T/home/.ctxlake/cache/default/briefing.json") B briefing material"
 
 # Sanity: the hook really briefs and really warns with this fleet.
 run_hook() { env -i PATH="$PATH" HOME="$T/home" CTXLAKE_HOME="$T/home/.ctxlake" CTXLAKE_AGENT_ID=bench "$BIN" hook claude-code < "$1"; }

@@ -13,6 +13,8 @@ pub const ROSTER: &str = "roster.json";
 pub const HISTORY: &str = "history.json";
 pub const HANDOFFS: &str = "handoffs.json";
 pub const PIPELINE: &str = "pipeline.json";
+/// Pre-rendered briefing material for `ctxlake hook` (see `hook::briefing::Material`).
+pub const BRIEFING: &str = "briefing.json";
 
 /// `roster.json`: every agent's presence object as the lake holds it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -124,6 +124,10 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
             store.as_ref(),
             &f,
         )?);
+        // The hook's session-start briefing, pre-rendered so the hook stays within budget.
+        let mut fleet_ctx = ctx.clone();
+        fleet_ctx.scope.fleet = f;
+        crate::hook::briefing::write_material(&fleet_ctx)?;
     }
     Ok(SyncOutput {
         store: store.url(),

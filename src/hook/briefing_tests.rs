@@ -141,3 +141,20 @@ fn capped_and_sanitized_under_a_big_fleet() {
     assert!(b.contains("Live agents (50):"));
     assert!(b.contains(render::HEADING), "claims keep their share: {b}");
 }
+
+/// What `ctxlake sync` pre-renders gives the same briefing as rendering from the raw
+/// caches, and the hook then prefers it.
+#[test]
+fn pre_rendered_material_gives_the_same_briefing() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    populate(&c, 5, 3, "");
+    snapshot(&c, 3);
+    let live = build(&c, None);
+    write_material(&c).unwrap();
+    assert!(c.paths.cache_file("f", cache::BRIEFING).exists());
+    assert_eq!(build(&c, None), live);
+    // Proof it is read: change the raw roster, the briefing stays what sync rendered.
+    populate(&c, 1, 1, "");
+    assert_eq!(build(&c, None), live);
+}
