@@ -8,6 +8,9 @@ use ctxlake::cmd::{Cli, run};
 use ctxlake::output::{render_error, stderr};
 
 fn main() -> ExitCode {
+    if ctxlake::cmd::hook::fast(&std::env::args_os().collect::<Vec<_>>()).is_some() {
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,3 +39,33 @@ pub fn run(args: &HookArgs, g: &GlobalArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// `ctxlake hook RUNTIME [EVENT]` and nothing else — exactly what `ctxlake install`
+/// writes — is answered without building the whole command-line parser, because it runs
+/// before every tool call of every agent. Anything else (flags, `--help`, a typo) returns
+/// `None` and goes through clap as usual.
+pub fn fast(argv: &[std::ffi::OsString]) -> Option<()> {
+    if argv.get(1)? != "hook" {
+        return None;
+    }
+    let rest: Vec<&str> = argv[2..]
+        .iter()
+        .map(|a| a.to_str())
+        .collect::<Option<_>>()?;
+    if rest.is_empty() || rest.len() > 2 || rest.iter().any(|a| a.starts_with('-')) {
+        return None;
+    }
+    let runtime = <Runtime as clap::ValueEnum>::from_str(rest[0], false).ok()?;
+    let args = HookArgs {
+        runtime,
+        event: rest.get(1).map(|e| e.to_string()),
+    };
+    // Fleet and agent then come from the environment and config, as clap would give them.
+    let g = GlobalArgs {
+        fleet: None,
+        agent: None,
+        json: false,
+        quiet: false,
+    };
+    run(&args, &g).ok()
+}

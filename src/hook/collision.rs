@@ -2,6 +2,7 @@
 //! derived from the cached roster exactly as `fleet_status` derives them (earliest
 //! grant holds). Warn by default; block only with `[hooks] block_on_conflict = true`.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::cache::{self, Lease, Presence, Roster};
@@ -39,16 +40,7 @@ pub fn check(
     cwd: &Path,
     now_ms: i64,
 ) -> Vec<Conflict> {
-    // Each path's own repository: an agent may write outside the repo it started in.
-    let rel: Vec<(String, String)> = paths
-        .iter()
-        .filter_map(|p| {
-            let abs = cwd.join(p);
-            let found = repo::discover(abs.parent().unwrap_or(cwd));
-            let rel = repo::relative_path(p, cwd, found.as_ref()).ok()?;
-            Some((found.map(|r| r.id).unwrap_or_default(), rel))
-        })
-        .collect();
+    let rel = relative(paths, cwd);
     if rel.is_empty() {
         return Vec::new();
     }
@@ -79,6 +71,108 @@ pub fn check(
         }
     }
     out
+}
+
+/// Each path with its own repository (an agent may write outside the repo it started
+/// in), repo-relative.
+fn relative(paths: &[String], cwd: &Path) -> Vec<(String, String)> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let abs = cwd.join(p);
+            let found = repo::discover(abs.parent().unwrap_or(cwd));
+            let rel = repo::relative_path(p, cwd, found.as_ref()).ok()?;
+            Some((found.map(|r| r.id).unwrap_or_default(), rel))
+        })
+        .collect()
+}
+
+/// The roster as the collision check needs it, borrowed from the file's bytes: tasks,
+/// runtimes and other repositories' leases are skipped without allocating (this runs
+/// before every edit, and the roster is the largest thing the hook reads).
+#[derive(serde::Deserialize)]
+struct LeanRoster<'a> {
+    #[serde(default)]
+    lake_clock_offset_ms: i64,
+    #[serde(borrow)]
+    agents: Vec<LeanPresence<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct LeanPresence<'a> {
+    #[serde(borrow)]
+    agent: Cow<'a, str>,
+    #[serde(borrow)]
+    session: Cow<'a, str>,
+    #[serde(borrow, default)]
+    last_seen: Cow<'a, str>,
+    #[serde(borrow, default)]
+    leases: Vec<LeanLease<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct LeanLease<'a> {
+    #[serde(borrow, default)]
+    repo: Cow<'a, str>,
+    #[serde(borrow)]
+    path: Cow<'a, str>,
+    #[serde(borrow)]
+    reason: Cow<'a, str>,
+    #[serde(borrow)]
+    granted_at: Cow<'a, str>,
+    #[serde(borrow)]
+    expires_at: Cow<'a, str>,
+}
+
+/// An owned roster holding only the leases that can decide a write to `rel`: those over
+/// it and those overlapping them (see [`deciders`]); nothing else is copied.
+fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
+    let over = |l: &LeanLease| {
+        rel.iter()
+            .any(|(r, p)| r == l.repo.as_ref() && leases::overlaps(p, &l.path))
+    };
+    let targets: Vec<(&str, &str)> = lean
+        .agents
+        .iter()
+        .flat_map(|a| &a.leases)
+        .filter(|l| over(l))
+        .map(|l| (l.repo.as_ref(), l.path.as_ref()))
+        .collect();
+    let decides = |l: &LeanLease| {
+        targets
+            .iter()
+            .any(|(r, p)| *r == l.repo.as_ref() && leases::overlaps(p, &l.path))
+    };
+    let agents = lean
+        .agents
+        .iter()
+        .filter_map(|a| {
+            let leases: Vec<Lease> = a
+                .leases
+                .iter()
+                .filter(|l| decides(l))
+                .map(|l| Lease {
+                    repo: l.repo.to_string(),
+                    path: l.path.to_string(),
+                    reason: l.reason.to_string(),
+                    granted_at: l.granted_at.to_string(),
+                    expires_at: l.expires_at.to_string(),
+                })
+                .collect();
+            (!leases.is_empty()).then(|| Presence {
+                agent: a.agent.to_string(),
+                session: a.session.to_string(),
+                last_seen: a.last_seen.to_string(),
+                leases,
+                ..Presence::default()
+            })
+        })
+        .collect();
+    Roster {
+        generated_at: String::new(),
+        lake_clock_offset_ms: lean.lake_clock_offset_ms,
+        agents,
+    }
 }
 
 /// The leases that can decide who holds any lease over `rel`: those leases and every
@@ -127,7 +221,10 @@ pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
     if paths.is_empty() {
         return None;
     }
-    let roster: Roster = super::read_cache(ctx, cache::ROSTER)?;
+    let rel = relative(paths, cwd);
+    let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER)).ok()?;
+    let lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
+    let roster = deciding(lean, &rel);
     let conflicts = check(&roster, &ctx.scope.agent, paths, cwd, ctx.now_ms());
     decide(&conflicts, ctx.config.block_on_conflict)
 }

@@ -3,6 +3,7 @@
 //! Cheap to build (keywords only); each rule's regex compiles on the first keyword hit.
 
 mod checks;
+mod keywords;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -10,7 +11,6 @@ mod tests;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::{Captures, Regex, RegexBuilder};
 use serde_json::Value;
 
@@ -41,7 +41,7 @@ struct Compiled {
 
 /// Keyword-prefiltered, lazily compiled secret scanner.
 pub struct Redactor {
-    keywords: AhoCorasick,
+    keywords: keywords::KeywordSet,
     /// AC pattern id -> indices into `RULES` that own that keyword.
     keyword_rules: Vec<Vec<usize>>,
     compiled: Vec<OnceLock<Option<Compiled>>>,
@@ -74,14 +74,8 @@ impl Redactor {
                 }
             }
         }
-        // Every hook process builds this once, so build time is what counts: a
-        // case-sensitive noncontiguous NFA over lowercase keywords (the haystack is
-        // lowercased instead) builds several times faster than a case-insensitive DFA.
-        let keywords = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::NoncontiguousNFA))
-            .build(&words)
-            .expect("keyword automaton: a few hundred short literals always build");
+        let keywords =
+            keywords::KeywordSet::new(words.into_iter().map(String::into_bytes).collect());
         Redactor {
             keywords,
             keyword_rules,
@@ -112,12 +106,12 @@ impl Redactor {
         let mut hit = vec![false; RULES.len()];
         let mut any = false;
         let lower = hay.to_ascii_lowercase(); // same length: offsets are unchanged
-        for m in self.keywords.find_overlapping_iter(&lower) {
-            for &r in &self.keyword_rules[m.pattern().as_usize()] {
+        self.keywords.each_in(&lower, |w| {
+            for &r in &self.keyword_rules[w] {
                 hit[r] = true;
                 any = true;
             }
-        }
+        });
         if !any {
             return Vec::new();
         }
