@@ -40,12 +40,16 @@ pub fn check(
     cwd: &Path,
     now_ms: i64,
 ) -> Vec<Conflict> {
-    let rel = relative(paths, cwd);
+    check_rel(roster, me, &relative(paths, cwd), now_ms)
+}
+
+/// [`check`] for paths already made repo-relative (the hook computes them once).
+fn check_rel(roster: &Roster, me: &str, rel: &[(String, String)], now_ms: i64) -> Vec<Conflict> {
     if rel.is_empty() {
         return Vec::new();
     }
     let lake_now = now_ms + roster.lake_clock_offset_ms;
-    let agents = deciders(roster, &rel);
+    let agents = deciders(roster, rel);
     let mut out = Vec::new();
     for st in leases::resolve(&agents, lake_now) {
         let p = &agents[st.agent];
@@ -225,7 +229,7 @@ pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
     let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER)).ok()?;
     let lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
     let roster = deciding(lean, &rel);
-    let conflicts = check(&roster, &ctx.scope.agent, paths, cwd, ctx.now_ms());
+    let conflicts = check_rel(&roster, &ctx.scope.agent, &rel, ctx.now_ms());
     decide(&conflicts, ctx.config.block_on_conflict)
 }
 
