@@ -399,3 +399,77 @@ fn hook_events_fold_into_a_session_digest() {
     );
     assert_eq!(s["tests"], json!(["cargo test -q"]));
 }
+
+#[test]
+fn one_sync_daemon_per_host_and_status_sees_it() {
+    let env = Env::new();
+    let mut daemon = env
+        .std_cmd()
+        .args(["sync", "--watch", "--interval", "1", "-q"])
+        .spawn()
+        .unwrap();
+    // Wait for the daemon's first pass to write the cache.
+    let pipeline = env.ctxlake_home().join("cache/default/pipeline.json");
+    for _ in 0..100 {
+        if pipeline.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    env.cmd()
+        .args(["sync", "--watch"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("already running"));
+    let st = env.json(&["status"]);
+    assert_eq!(st["sync_daemon_running"], true);
+    // A one-shot sync still works beside the daemon (it waits for the host lock).
+    env.cmd()
+        .args(["fleet", "claim", "a", "--reason", "r"])
+        .assert()
+        .success();
+    env.cmd().arg("sync").assert().success();
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    assert_eq!(env.json(&["status"])["sync_daemon_running"], false);
+}
+
+#[test]
+fn service_install_writes_a_pinned_unit_and_uninstall_removes_it() {
+    let env = Env::new();
+    env.cmd()
+        .args(["service", "install", "--no-start"])
+        .assert()
+        .success();
+    let unit = env.home().join(".config/systemd/user/ctxlake-sync.service");
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("ctxlake")
+        .canonicalize()
+        .unwrap();
+    assert!(
+        text.contains(&format!("ExecStart={} sync --watch", exe.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Environment=HOME={}", env.home().display())),
+        "{text}"
+    );
+    assert!(text.contains("Environment=PATH="), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Environment=CTXLAKE_HOME={}",
+            env.ctxlake_home().display()
+        )),
+        "{text}"
+    );
+    env.cmd()
+        .args(["service", "install", "--no-start"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("unchanged"));
+    env.cmd()
+        .args(["service", "uninstall", "--no-start"])
+        .assert()
+        .success();
+    assert!(!unit.exists());
+}
