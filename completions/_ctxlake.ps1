@@ -30,19 +30,19 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
-            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache.')
-            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache')
+            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
-            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Capture a runtime''s hook event; print its briefing or collision warning')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -72,11 +72,11 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended).')
-            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit.')
-            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases.')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.')
-            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next.')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
+            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -149,11 +149,11 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;fleet;help' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended).')
-            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit.')
-            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases.')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.')
-            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next.')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
+            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -185,13 +185,13 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
-            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
-            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
-            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)')
+            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -295,13 +295,13 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;help' {
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
-            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
-            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
-            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)')
+            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -339,7 +339,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records.')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -356,7 +356,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;spool;help' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records.')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -415,8 +415,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write the user service that keeps `ctxlake sync --watch` running, and start it')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Stop and remove the user service')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -447,8 +447,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;service;help' {
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write the user service that keeps `ctxlake sync --watch` running, and start it')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Stop and remove the user service')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -560,19 +560,19 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help' {
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
-            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache.')
-            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh.')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache')
+            [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
-            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Capture a runtime''s hook event; print its briefing or collision warning')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -580,11 +580,11 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;fleet' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended).')
-            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit.')
-            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases.')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.')
-            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next.')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
+            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Leave a handoff note: what you did, where it stands, what comes next')
             break
         }
         'ctxlake;help;fleet;status' {
@@ -603,13 +603,13 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;memory' {
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).')
-            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.')
-            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject.')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status).')
-            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
-            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)')
+            [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it')
+            [CompletionResult]::new('timeline', 'timeline', [CompletionResultType]::ParameterValue, 'Show what the fleet proposed, promoted, contested and handed off about a subject')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List claims in the published snapshot by status (operators see every status)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
+            [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
             break
         }
         'ctxlake;help;memory;search' {
@@ -634,7 +634,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;spool' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records.')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every spool file: intact records, torn lines skipped, resynced records')
             break
         }
         'ctxlake;help;spool;check' {
@@ -650,8 +650,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;service' {
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Write the user service that keeps `ctxlake sync --watch` running, and start it')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Stop and remove the user service')
             break
         }
         'ctxlake;help;service;install' {

@@ -27,19 +27,19 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
+            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
             cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
-            cand sync 'Move queued writes into the lake and refresh the local cache.'
-            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.'
-            cand status 'Show whether sync and maint are keeping this host''s view fresh.'
+            cand sync 'Move queued writes into the lake and refresh the local cache'
+            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
+            cand status 'Show whether sync and maint are keeping this host''s view fresh'
             cand service 'Run `ctxlake sync --watch` as a user service'
-            cand completions 'Print a shell completion script to stdout.'
+            cand completions 'Print a shell completion script to stdout'
             cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
-            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
-            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
-            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files'
+            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
@@ -67,11 +67,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
-            cand claim 'Ask for advisory leases on paths you are about to edit.'
-            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
-            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
-            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand claim 'Ask for advisory leases on paths you are about to edit'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;fleet;status'= {
@@ -138,11 +138,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;fleet;help'= {
-            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
-            cand claim 'Ask for advisory leases on paths you are about to edit.'
-            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
-            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
-            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand claim 'Ask for advisory leases on paths you are about to edit'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;fleet;help;status'= {
@@ -167,13 +167,13 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
-            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
-            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
-            cand list 'List claims in the published snapshot by status (operators see every status).'
-            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject'
+            cand list 'List claims in the published snapshot by status (operators see every status)'
+            cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
+            cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
+            cand retire 'Retire a claim by hand: agents no longer see it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;search'= {
@@ -269,13 +269,13 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;help'= {
-            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
-            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
-            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
-            cand list 'List claims in the published snapshot by status (operators see every status).'
-            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject'
+            cand list 'List claims in the published snapshot by status (operators see every status)'
+            cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
+            cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
+            cand retire 'Retire a claim by hand: agents no longer see it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;help;search'= {
@@ -304,7 +304,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;spool;check'= {
@@ -319,7 +319,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;spool;help'= {
-            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;spool;help;check'= {
@@ -372,8 +372,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
-            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand install 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
+            cand uninstall 'Stop and remove the user service'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;service;install'= {
@@ -401,8 +401,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;service;help'= {
-            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
-            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand install 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
+            cand uninstall 'Stop and remove the user service'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;service;help;install'= {
@@ -501,29 +501,29 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;mcp;help;help'= {
         }
         &'ctxlake;help'= {
-            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode.'
+            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
             cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
-            cand sync 'Move queued writes into the lake and refresh the local cache.'
-            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot.'
-            cand status 'Show whether sync and maint are keeping this host''s view fresh.'
+            cand sync 'Move queued writes into the lake and refresh the local cache'
+            cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
+            cand status 'Show whether sync and maint are keeping this host''s view fresh'
             cand service 'Run `ctxlake sync --watch` as a user service'
-            cand completions 'Print a shell completion script to stdout.'
+            cand completions 'Print a shell completion script to stdout'
             cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
-            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files.'
-            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files.'
-            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC).'
+            cand install 'Add ctxlake''s MCP server and hooks to coding-agent runtimes'' own config files'
+            cand uninstall 'Remove ctxlake''s MCP server and hooks from coding-agent runtimes'' config files'
+            cand mcp 'Serve ctxlake''s tools to an MCP client (stdio, newline-delimited JSON-RPC)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;help;init'= {
         }
         &'ctxlake;help;fleet'= {
-            cand status 'Show active agents, their tasks and every lease''s standing (held or contended).'
-            cand claim 'Ask for advisory leases on paths you are about to edit.'
-            cand release 'Release leases you hold; with no paths, release all of this session''s leases.'
-            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.'
-            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next.'
+            cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand claim 'Ask for advisory leases on paths you are about to edit'
+            cand release 'Release leases you hold; with no paths, release all of this session''s leases'
+            cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
+            cand handoff 'Leave a handoff note: what you did, where it stands, what comes next'
         }
         &'ctxlake;help;fleet;status'= {
         }
@@ -536,13 +536,13 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;fleet;handoff'= {
         }
         &'ctxlake;help;memory'= {
-            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused).'
-            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it.'
-            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject.'
-            cand list 'List claims in the published snapshot by status (operators see every status).'
-            cand promote 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand contest 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
-            cand retire 'Decide on a claim by hand (queued; `maint` applies it; a person''s word is final).'
+            cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)'
+            cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it'
+            cand timeline 'Show what the fleet proposed, promoted, contested and handed off about a subject'
+            cand list 'List claims in the published snapshot by status (operators see every status)'
+            cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
+            cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
+            cand retire 'Retire a claim by hand: agents no longer see it'
         }
         &'ctxlake;help;memory;search'= {
         }
@@ -559,7 +559,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;memory;retire'= {
         }
         &'ctxlake;help;spool'= {
-            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records.'
+            cand check 'Validate every spool file: intact records, torn lines skipped, resynced records'
         }
         &'ctxlake;help;spool;check'= {
         }
@@ -570,8 +570,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;status'= {
         }
         &'ctxlake;help;service'= {
-            cand install 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
-            cand uninstall 'Write (or remove) the user service that keeps `ctxlake sync --watch` running.'
+            cand install 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
+            cand uninstall 'Stop and remove the user service'
         }
         &'ctxlake;help;service;install'= {
         }

@@ -6,7 +6,7 @@ use clap_complete::Shell;
 use super::{Cli, GlobalArgs};
 use crate::error::{Error, Result};
 
-/// Print a shell completion script to stdout.
+/// Print a shell completion script to stdout
 ///
 /// Example:
 ///   ctxlake completions bash > ~/.local/share/bash-completion/completions/ctxlake

@@ -10,7 +10,7 @@ use crate::error::{Error, Kind, Result};
 use crate::paths::Paths;
 use crate::scope::{default_agent, validate_id};
 
-/// Write `config.toml` with this machine's fleet, agent id, store and memory mode.
+/// Write `config.toml` with this machine's fleet, agent id, store and memory mode
 ///
 /// Optional: every command works without it on defaults (fleet `default`, agent
 /// user@host, the local lake). On a terminal it asks for each value; `--yes` takes

@@ -9,7 +9,7 @@ use super::GlobalArgs;
 use crate::error::{Error, Kind, Result};
 use crate::install::{self, Action, EntryOpts, FilePlan, FileReport, Installer, Runtime};
 
-/// Add ctxlake's MCP server and hooks to coding-agent runtimes' own config files.
+/// Add ctxlake's MCP server and hooks to coding-agent runtimes' own config files
 ///
 /// Files are edited in place: everything outside ctxlake's own entries stays byte-for-byte
 /// (comments, key order, indentation, trailing newline, mode). The first change to a file

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::lake::{self, maint::MaintReport};
 use crate::tools::Ctx;
 
-/// Fold claim events, run the promotion gate and publish each fleet's snapshot.
+/// Fold claim events, run the promotion gate and publish each fleet's snapshot
 ///
 /// Safe to run on several hosts at once: publishing creates the next numbered
 /// manifest only if absent, and an unchanged state publishes nothing. Run

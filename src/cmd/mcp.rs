@@ -13,7 +13,7 @@ use crate::mcp::status::{self, StatusOutput};
 use crate::paths::{self, env};
 use crate::tools::Ctx;
 
-/// Serve ctxlake's tools to an MCP client (stdio, newline-delimited JSON-RPC).
+/// Serve ctxlake's tools to an MCP client (stdio, newline-delimited JSON-RPC)
 ///
 /// Without `--fleet` every tool takes an optional `fleet` argument (default: the
 /// configured fleet). With `--fleet` on the command line the server is pinned: any

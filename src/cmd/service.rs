@@ -13,11 +13,15 @@ use crate::paths::var;
 /// Manage the background sync service.
 #[derive(Debug, Subcommand)]
 pub enum ServiceCmd {
+    #[command(
+        about = "Write the user service that keeps `ctxlake sync --watch` running, and start it"
+    )]
     Install(ServiceArgs),
+    #[command(about = "Stop and remove the user service")]
     Uninstall(ServiceArgs),
 }
 
-/// Write (or remove) the user service that keeps `ctxlake sync --watch` running.
+/// Write (or remove) the user service that keeps `ctxlake sync --watch` running
 ///
 /// Linux: `~/.config/systemd/user/ctxlake-sync.service`, then
 /// `systemctl --user daemon-reload && systemctl --user enable --now ctxlake-sync`.

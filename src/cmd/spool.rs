@@ -14,7 +14,7 @@ pub enum SpoolCmd {
     Check(CheckArgs),
 }
 
-/// Validate every spool file: intact records, torn lines skipped, resynced records.
+/// Validate every spool file: intact records, torn lines skipped, resynced records
 ///
 /// Example:
 ///   ctxlake spool check

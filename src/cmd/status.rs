@@ -8,7 +8,7 @@ use super::{GlobalArgs, context, printed};
 use crate::cache::{self, Pipeline, Roster};
 use crate::error::Result;
 
-/// Show whether sync and maint are keeping this host's view fresh.
+/// Show whether sync and maint are keeping this host's view fresh
 ///
 /// Example:
 ///   ctxlake status

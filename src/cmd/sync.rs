@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::lake::{self, drain::DrainReport, mirror::MirrorReport};
 use crate::tools::Ctx;
 
-/// Move queued writes into the lake and refresh the local cache.
+/// Move queued writes into the lake and refresh the local cache
 ///
 /// Drains `spool/` at least once (records carry ids, so a re-run after a crash is a
 /// no-op), advancing its watermark only after the lake confirmed, then rebuilds

@@ -8,7 +8,7 @@ use super::install::{dry_run, pick, prompt, report, setup};
 use crate::error::Result;
 use crate::install::{self, Runtime};
 
-/// Remove ctxlake's MCP server and hooks from coding-agent runtimes' config files.
+/// Remove ctxlake's MCP server and hooks from coding-agent runtimes' config files
 ///
 /// When a file is still exactly what `ctxlake install` wrote, its prior bytes are put back
 /// (a file install created is deleted). When it changed since, only ctxlake's own entries

@@ -6,7 +6,7 @@ use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::Result;
 use crate::tools::fleet::claim::{ClaimInput, run as claim};
 
-/// Ask for advisory leases on paths you are about to edit.
+/// Ask for advisory leases on paths you are about to edit
 ///
 /// Paths are taken relative to the current directory and stored relative to the
 /// repository root; a directory covers everything below it, and globs are allowed.

@@ -6,7 +6,7 @@ use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::Result;
 use crate::tools::fleet::handoff::{HandoffInput, HandoffStatus, run as handoff};
 
-/// Leave a handoff note: what you did, where it stands, what comes next.
+/// Leave a handoff note: what you did, where it stands, what comes next
 ///
 /// Notes show in `ctxlake fleet history` and in every agent's session-start briefing.
 ///

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::output::table;
 use crate::tools::fleet::history::{HistoryInput, HistoryOutput, run as history};
 
-/// Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first.
+/// Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first
 ///
 /// Example:
 ///   ctxlake fleet history --since 2d

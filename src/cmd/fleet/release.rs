@@ -6,7 +6,7 @@ use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::Result;
 use crate::tools::fleet::release::{ReleaseInput, run as release};
 
-/// Release leases you hold; with no paths, release all of this session's leases.
+/// Release leases you hold; with no paths, release all of this session's leases
 ///
 /// Example:
 ///   ctxlake fleet release src/auth

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::output::table;
 use crate::tools::fleet::status::{StatusInput, StatusOutput, run as status};
 
-/// Show active agents, their tasks and every lease's standing (held or contended).
+/// Show active agents, their tasks and every lease's standing (held or contended)
 ///
 /// Reads the local cache that `ctxlake sync` keeps; the header says how old it is.
 /// Leases are advisory: a contended path is a reason to talk, not a lock.

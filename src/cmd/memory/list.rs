@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::output::table;
 use crate::snapshot::Snapshot;
 
-/// List claims in the published snapshot by status (operators see every status).
+/// List claims in the published snapshot by status (operators see every status)
 ///
 /// Example:
 ///   ctxlake memory list --status proposed

@@ -18,8 +18,13 @@ pub enum MemoryCmd {
     Propose(propose::ProposeArgs),
     Timeline(timeline::TimelineArgs),
     List(list::ListArgs),
+    #[command(
+        about = "Promote a claim by hand: agents see it (preferences are promoted only this way)"
+    )]
     Promote(operator::OperatorArgs),
+    #[command(about = "Mark a claim CONTESTED by hand: it stays visible, flagged")]
     Contest(operator::OperatorArgs),
+    #[command(about = "Retire a claim by hand: agents no longer see it")]
     Retire(operator::OperatorArgs),
 }
 

@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::{Error, Result};
 
-/// Decide on a claim by hand (queued; `maint` applies it; a person's word is final).
+/// Decide on a claim by hand (queued; `maint` applies it; a person's word is final)
 ///
 /// Example:
 ///   ctxlake memory promote c-1a2b3c4d5e --reason "confirmed on CI"

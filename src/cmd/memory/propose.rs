@@ -7,7 +7,7 @@ use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::{Error, Result};
 use crate::tools::memory::propose::{ClaimType, ProposeInput, run as propose};
 
-/// Propose a claim for the fleet's memory. It stays a candidate until the gate promotes it.
+/// Propose a claim for the fleet's memory. It stays a candidate until the gate promotes it
 ///
 /// Evidence is required: each `--evidence SESSION:MESSAGE` names the session and the
 /// message that show the claim (1 to 20 citations). `--evidence-json` takes a JSON

@@ -6,7 +6,7 @@ use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::Result;
 use crate::tools::memory::search::{SearchInput, SearchOutput, run as search};
 
-/// Search the fleet's promoted claims (lexical FTS5 and vector similarity, fused).
+/// Search the fleet's promoted claims (lexical FTS5 and vector similarity, fused)
 ///
 /// Every hit is a peer observation with its attribution: id, date, how many
 /// independent sessions back it, confidence, and CONTESTED when disputed.

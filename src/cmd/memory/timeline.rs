@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::output::table;
 use crate::tools::memory::timeline::{TimelineInput, TimelineOutput, run as timeline};
 
-/// Show what the fleet proposed, promoted, contested and handed off about a subject.
+/// Show what the fleet proposed, promoted, contested and handed off about a subject
 ///
 /// Example:
 ///   ctxlake memory timeline ci --since 7d
