@@ -410,14 +410,16 @@ fn one_sync_daemon_per_host_and_status_sees_it() {
         .unwrap();
     // Wait for the daemon's first pass to write the cache.
     let pipeline = env.ctxlake_home().join("cache/default/pipeline.json");
-    for _ in 0..100 {
+    for _ in 0..400 {
         if pipeline.exists() {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    assert!(pipeline.exists(), "the daemon never completed a pass");
     env.cmd()
         .args(["sync", "--watch"])
+        .timeout(Duration::from_secs(20)) // if the lock were broken this would run forever
         .assert()
         .code(1)
         .stderr(predicates::str::contains("already running"));
