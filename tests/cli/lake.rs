@@ -403,11 +403,20 @@ fn hook_events_fold_into_a_session_digest() {
 #[test]
 fn one_sync_daemon_per_host_and_status_sees_it() {
     let env = Env::new();
-    let mut daemon = env
-        .std_cmd()
-        .args(["sync", "--watch", "--interval", "1", "-q"])
-        .spawn()
-        .unwrap();
+    // Killed on drop, so a failing assertion cannot leave a daemon holding the test's pipes.
+    struct Daemon(std::process::Child);
+    impl Drop for Daemon {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let daemon = Daemon(
+        env.std_cmd()
+            .args(["sync", "--watch", "--interval", "1", "-q"])
+            .spawn()
+            .unwrap(),
+    );
     // Wait for the daemon's first pass to write the cache.
     let pipeline = env.ctxlake_home().join("cache/default/pipeline.json");
     for _ in 0..400 {
@@ -431,8 +440,7 @@ fn one_sync_daemon_per_host_and_status_sees_it() {
         .assert()
         .success();
     env.cmd().arg("sync").assert().success();
-    daemon.kill().unwrap();
-    daemon.wait().unwrap();
+    drop(daemon);
     assert_eq!(env.json(&["status"])["sync_daemon_running"], false);
 }
 
