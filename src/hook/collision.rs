@@ -49,9 +49,9 @@ fn check_rel(roster: &Roster, me: &str, rel: &[(String, String)], now_ms: i64) -
         return Vec::new();
     }
     let lake_now = now_ms + roster.lake_clock_offset_ms;
-    let agents = deciders(roster, rel);
+    let agents = &roster.agents;
     let mut out = Vec::new();
-    for st in leases::resolve(&agents, lake_now) {
+    for st in leases::resolve(agents, lake_now) {
         let p = &agents[st.agent];
         let l = &p.leases[st.lease];
         // Only the holder of a lease speaks for it; a contended claimant holds nothing.
@@ -129,7 +129,9 @@ struct LeanLease<'a> {
 }
 
 /// An owned roster holding only the leases that can decide a write to `rel`: those over
-/// it and those overlapping them (see [`deciders`]); nothing else is copied.
+/// it and every lease overlapping one of them. A lease's standing depends only on the
+/// leases that overlap it, so resolving this subset answers exactly as resolving the
+/// whole roster would, without copying or resolving 500 leases for a one-file edit.
 fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
     let over = |l: &LeanLease| {
         rel.iter()
@@ -177,47 +179,6 @@ fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
         lake_clock_offset_ms: lean.lake_clock_offset_ms,
         agents,
     }
-}
-
-/// The leases that can decide who holds any lease over `rel`: those leases and every
-/// lease overlapping one of them. A lease's standing depends only on the leases that
-/// overlap it, so resolving this subset answers exactly as resolving the whole roster
-/// would, without hashing 500 leases for a one-file edit.
-fn deciders(roster: &Roster, rel: &[(String, String)]) -> Vec<Presence> {
-    let over = |l: &Lease| {
-        rel.iter()
-            .any(|(r, p)| *r == l.repo && leases::overlaps(p, &l.path))
-    };
-    let targets: Vec<&Lease> = roster
-        .agents
-        .iter()
-        .flat_map(|a| &a.leases)
-        .filter(|l| over(l))
-        .collect();
-    roster
-        .agents
-        .iter()
-        .filter_map(|a| {
-            let leases: Vec<Lease> = a
-                .leases
-                .iter()
-                .filter(|l| {
-                    targets
-                        .iter()
-                        .any(|t| t.repo == l.repo && leases::overlaps(&t.path, &l.path))
-                })
-                .cloned()
-                .collect();
-            (!leases.is_empty()).then(|| Presence {
-                agent: a.agent.clone(),
-                session: a.session.clone(),
-                runtime: None,
-                task: None,
-                last_seen: a.last_seen.clone(),
-                leases,
-            })
-        })
-        .collect()
 }
 
 /// Check the cached roster of `ctx`'s fleet; `None` when nothing collides.
