@@ -12,7 +12,7 @@ use super::payload::{Event, Runtime};
 use crate::error::Result;
 use crate::paths::Paths;
 use crate::redact::Redactor;
-use crate::spool::{self, Limits, Record};
+use crate::spool::{self, Record};
 use crate::tools::Ctx;
 
 /// Longest string kept in a captured event (prompts, commands, errors).
@@ -49,10 +49,7 @@ pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Reco
 /// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson`. `Ok(false)`: dropped (full).
 pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<bool> {
     let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
-    let limits = Limits {
-        max_dir_bytes: ctx.config.spool_max_bytes,
-        rotate_bytes: ctx.config.spool_rotate_bytes,
-    };
+    let limits = crate::tools::queue::limits(ctx);
     match spool::append(&path, rec, limits, false) {
         Ok(()) => Ok(true),
         Err(e) if e.code == "spool_full" => {

@@ -30,11 +30,9 @@ pub fn limits(ctx: &Ctx) -> Limits {
     }
 }
 
-/// Clean (invisible text), scrub (secrets, recursively), and durably spool `payload`.
-pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Queued> {
-    crate::sanitize::clean_value(&mut payload, super::rules::MAX_TEXT_CHARS);
-    let redacted = crate::redact::Redactor::global().redact_value(&mut payload);
-    let rec = Record {
+/// A new spool record from this caller, stamped now.
+pub fn record(ctx: &Ctx, fleet: &str, kind: &str, payload: Value) -> Record {
+    Record {
         id: crate::ulid::new(),
         ts: crate::time::now_rfc3339(),
         fleet: fleet.to_string(),
@@ -42,7 +40,14 @@ pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Q
         session: ctx.scope.session.clone(),
         kind: kind.to_string(),
         payload,
-    };
+    }
+}
+
+/// Clean (invisible text), scrub (secrets, recursively), and durably spool `payload`.
+pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Queued> {
+    crate::sanitize::clean_value(&mut payload, super::rules::MAX_TEXT_CHARS);
+    let redacted = crate::redact::Redactor::global().redact_value(&mut payload);
+    let rec = record(ctx, fleet, kind, payload);
     spool::append(&ctx.paths.spool_mcp(fleet), &rec, limits(ctx), true)?;
     Ok(Queued {
         status: "queued".into(),

@@ -165,15 +165,7 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         return;
     }
     let ids: Vec<&str> = out.results.iter().map(|h| h.id.as_str()).collect();
-    let rec = crate::spool::Record {
-        id: crate::ulid::new(),
-        ts: crate::time::now_rfc3339(),
-        fleet: fleet.to_string(),
-        agent: ctx.scope.agent.clone(),
-        session: ctx.scope.session.clone(),
-        kind: "memory_shown".into(),
-        payload: json!({ "claim_ids": ids }),
-    };
+    let rec = crate::tools::queue::record(ctx, fleet, "memory_shown", json!({ "claim_ids": ids }));
     let _ = crate::spool::append(
         &ctx.paths.spool_mcp(fleet),
         &rec,
