@@ -114,6 +114,10 @@ impl Paths {
     pub fn snapshot_bin(&self, fleet: &str) -> PathBuf {
         self.cache_fleet(fleet).join("snapshot.bin")
     }
+    /// Registrations of running `ctxlake mcp` servers: host-local, never synced.
+    pub fn run(&self) -> PathBuf {
+        self.home.join("run")
+    }
     /// Host-local state of sync and maint (watermarks, locks): never shared.
     pub fn state(&self) -> PathBuf {
         self.home.join("state")

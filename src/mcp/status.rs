@@ -37,11 +37,6 @@ pub struct StatusOutput {
     pub recent_calls: Vec<CallLine>,
 }
 
-/// `run/` under ctxlake's home: host-local, never synced.
-pub fn run_dir(paths: &Paths) -> PathBuf {
-    paths.home.join("run")
-}
-
 /// Removes this server's registration when the session ends normally. A SIGKILLed or
 /// SIGTERMed server leaves its file behind; `running` prunes those by checking `/proc`.
 pub struct Registration {
@@ -72,7 +67,7 @@ pub fn register(ctx: &Ctx) -> Option<Registration> {
     };
     // Servers ended by SIGTERM/SIGKILL leave their file; sweep those now so `run/` stays small.
     running(&ctx.paths);
-    let dir = run_dir(&ctx.paths);
+    let dir = ctx.paths.run();
     let path = dir.join(format!("mcp-{pid}.json"));
     let written = (|| {
         fs::create_dir_all(&dir)?;
@@ -98,7 +93,7 @@ pub fn register(ctx: &Ctx) -> Option<Registration> {
 
 /// Live servers, oldest first; registrations of dead processes are removed on the way.
 pub fn running(paths: &Paths) -> Vec<ServerEntry> {
-    let Ok(dir) = fs::read_dir(run_dir(paths)) else {
+    let Ok(dir) = fs::read_dir(paths.run()) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -180,7 +175,7 @@ mod tests {
             started_at: "2026-01-01T00:00:00.000Z".into(),
             proc_start,
         };
-        let run = run_dir(&paths);
+        let run = paths.run();
         fs::create_dir_all(&run).unwrap();
         let live = mk(me, stat(me).unwrap().1);
         for e in [&live, &mk(u32::MAX, Some(1)), &mk(me, Some(u64::MAX))] {
