@@ -1,0 +1,6 @@
+//! The memory domain: evidence rules, attribution rendering, and access to the
+//! published snapshot. Tools, the hook and `maint` build on it; it never imports them.
+
+pub mod evidence;
+pub mod render;
+pub mod snapshot;
