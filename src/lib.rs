@@ -10,6 +10,7 @@ pub mod hook;
 pub mod install;
 pub mod lake;
 pub mod mcp;
+mod memory;
 pub mod output;
 pub mod paths;
 pub mod redact;
