@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use super::keys;
 use super::store::Store;
 use crate::error::Result;
+use crate::memory::contradiction::Statement;
 use crate::snapshot::build::{ClaimRow, EventRow};
 
 /// A claim event as `sync` wrote it into the lake.
@@ -184,14 +185,14 @@ pub fn fold(events: &[Event]) -> Folded {
         }
     }
     // Pass 2: the gate, in the order claims first appeared. Promoted claims are indexed by
-    // subject with their word sets, so each candidate meets only its own subject's claims.
-    let mut promoted: HashMap<String, Vec<(String, Words)>> = HashMap::new();
+    // subject with their parsed statements, so each candidate meets only its own subject's claims.
+    let mut promoted: HashMap<String, Vec<(String, Statement)>> = HashMap::new();
     for id in &order {
-        let (subject, words, ty, n, at) = {
+        let (subject, statement, ty, n, at) = {
             let b = &claims[id];
             (
                 b.row.subject.to_lowercase(),
-                words(&b.row.text),
+                Statement::parse(&b.row.text),
                 b.row.claim_type.clone(),
                 b.independent.len(),
                 b.row.created_at.clone(),
@@ -201,7 +202,7 @@ pub fn fold(events: &[Event]) -> Folded {
             .get(&subject)
             .into_iter()
             .flatten()
-            .filter(|(_, w)| contradicts_words(w, &words))
+            .filter(|(_, s)| s.contradicts(&statement))
             .map(|(p, _)| p.clone())
             .collect();
         if !rivals.is_empty() {
@@ -236,7 +237,7 @@ pub fn fold(events: &[Event]) -> Folded {
             promoted
                 .entry(subject)
                 .or_default()
-                .push((id.clone(), words));
+                .push((id.clone(), statement));
         }
     }
     // Pass 3: a person's word is final.
@@ -288,71 +289,10 @@ pub fn fold(events: &[Event]) -> Folded {
     out
 }
 
-/// A conservative contradiction test between two claims on one subject: the same words
-/// with opposite negation, or the same words with different values (numbers, versions).
-pub fn contradicts(a: &str, b: &str) -> bool {
-    contradicts_words(&words(a), &words(b))
-}
-
-/// A claim's content words and whether it is negated.
-type Words = (HashSet<String>, bool);
-
-fn contradicts_words((ta, na): &Words, (tb, nb): &Words) -> bool {
-    if ta.is_empty() || tb.is_empty() {
-        return false;
-    }
-    let inter = ta.intersection(tb).count() as f64;
-    let union = (ta.len() + tb.len()) as f64 - inter;
-    let jaccard = inter / union;
-    if na != nb && jaccard >= 0.75 {
-        return true;
-    }
-    let da: Vec<_> = ta.difference(tb).collect();
-    let db: Vec<_> = tb.difference(ta).collect();
-    let valued = |d: &Vec<&String>| {
-        !d.is_empty() && d.len() <= 2 && d.iter().all(|w| w.chars().any(|c| c.is_ascii_digit()))
-    };
-    na == nb && valued(&da) && valued(&db) && jaccard >= 0.5
-}
-
-/// Auxiliaries carry no claim content once negation is taken out ("does not need").
-const AUXILIARIES: &[&str] = &[
-    "do", "does", "did", "is", "are", "was", "were", "be", "been", "will", "would", "can", "could",
-    "should", "must", "has", "have", "had", "a", "an", "the",
-];
-
-/// Words without negators and auxiliaries, crudely singularized, and whether the
-/// sentence is negated (odd count).
-fn words(s: &str) -> Words {
-    let s = s
-        .to_lowercase()
-        .replace("n't", " not")
-        .replace("cannot", "can not");
-    let mut neg = false;
-    let mut set = HashSet::new();
-    for w in s
-        .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-'))
-        .map(|w| w.trim_matches(['.', '-']))
-    {
-        match w {
-            "" => {}
-            "not" | "no" | "never" | "without" | "none" => neg = !neg,
-            w if AUXILIARIES.contains(&w) => {}
-            w => {
-                let stem = match w.strip_suffix('s') {
-                    Some(st) if w.len() > 3 && !w.ends_with("ss") => st,
-                    _ => w,
-                };
-                set.insert(stem.to_string());
-            }
-        }
-    }
-    (set, neg)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::contradiction::contradicts;
     use serde_json::json;
 
     fn propose(id: &str, session: &str, ty: &str, subject: &str, text: &str) -> Event {
