@@ -73,4 +73,3 @@ const AUXILIARIES: &[&str] = &[
 pub(crate) fn contradicts(a: &str, b: &str) -> bool {
     Statement::parse(a).contradicts(&Statement::parse(b))
 }
-

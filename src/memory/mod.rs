@@ -4,5 +4,6 @@
 
 pub(crate) mod contradiction;
 pub mod evidence;
+pub mod gate;
 pub mod render;
 pub mod snapshot;
