@@ -141,7 +141,7 @@ pub fn fold(events: &[Event]) -> Folded {
                     .as_array()
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                if crate::tools::memory::propose::check_evidence(evidence).is_err() {
+                if crate::memory::evidence::check(evidence).is_err() {
                     continue; // no evidence, no claim — even if an old client spooled it
                 }
                 let id = claim_id(subject, text);
