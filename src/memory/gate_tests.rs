@@ -141,3 +141,30 @@ fn contradictions_contest_both_sides() {
     ));
     assert!(f.events.iter().any(|e| e.kind == "claim_contested"));
 }
+
+/// Issue 9 §1.6: 260 distinct numbered facts on one subject all ended CONTESTED because
+/// they differ by a number; they name different widgets, so each is promoted.
+#[test]
+fn distinct_numbered_items_are_promoted_not_contested() {
+    let mut events: Vec<Event> = (1..=260)
+        .map(|n| {
+            let text = format!("widget {n} requires flag alpha{n} to be set");
+            propose(
+                &format!("{n:03}"),
+                &format!("s{n}"),
+                "environment",
+                "widgets",
+                &text,
+            )
+        })
+        .collect();
+    // A real contradiction on the same subject still contests (the gate is not off).
+    let text = "widget 7 does not require flag alpha7 to be set";
+    events.push(propose("900", "s900", "environment", "widgets", text));
+    let f = fold(&events);
+    let count = |st: &str| f.claims.iter().filter(|c| c.status == st).count();
+    assert_eq!(f.claims.len(), 261);
+    assert_eq!(count("promoted"), 259, "every other widget is promoted");
+    assert_eq!(count("contested"), 2, "only widget 7 and its negation");
+    assert_eq!(status(&f, text).0, "contested");
+}
