@@ -25,7 +25,7 @@ pub(crate) enum Direction {
 pub(crate) fn verify(
     path: &Path,
     t: &Target,
-    old: &Value,
+    old: Value,
     after: &str,
     dir: Direction,
     ours: &dyn Fn(&str) -> bool,
@@ -42,7 +42,7 @@ pub(crate) fn verify(
             ),
         )
     })?;
-    check(t, old, &new, dir, ours).map_err(|m| editor_bug(path, m))
+    check(t, old, new, dir, ours).map_err(|m| editor_bug(path, m))
 }
 
 fn editor_bug(path: &Path, what: String) -> Error {
@@ -61,14 +61,14 @@ fn editor_bug(path: &Path, what: String) -> Error {
 /// The pure comparison: `Ok` when `old` and `new` differ in ctxlake's entries alone.
 pub(crate) fn check(
     t: &Target,
-    old: &Value,
-    new: &Value,
+    old: Value,
+    new: Value,
     dir: Direction,
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<(), String> {
     match dir {
-        Direction::Install => holds_wanted(t, new, ours)?,
-        Direction::Uninstall => holds_none(t, new, ours)?,
+        Direction::Install => holds_wanted(t, &new, ours)?,
+        Direction::Uninstall => holds_none(t, &new, ours)?,
     }
     let mut a = strip(t, old, ours);
     let mut b = strip(t, new, ours);
@@ -135,9 +135,8 @@ fn holds_none(t: &Target, new: &Value, ours: &dyn Fn(&str) -> bool) -> Result<()
 }
 
 /// `v` without ctxlake's entries: the MCP entry, hook items that are all ours, and our
-/// commands inside the user's hook groups.
-fn strip(t: &Target, v: &Value, ours: &dyn Fn(&str) -> bool) -> Value {
-    let mut v = v.clone();
+/// commands inside the user's hook groups. Owned, so a large document is never copied.
+fn strip(t: &Target, mut v: Value, ours: &dyn Fn(&str) -> bool) -> Value {
     if let Some((path, _)) = &t.mcp
         && let Some(Value::Object(m)) = path.iter().try_fold(&mut v, |v, k| v.get_mut(*k))
     {

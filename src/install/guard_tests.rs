@@ -36,24 +36,17 @@ const AFTER: &str = "model:\n  default: gpt-5\nhooks:\n  pre_tool_call:\n    - c
 #[test]
 fn a_correct_edit_passes_both_ways() {
     let t = hermes();
-    check(&t, &yaml(BEFORE), &yaml(AFTER), Direction::Install, &ours).unwrap();
-    check(&t, &yaml(AFTER), &yaml(BEFORE), Direction::Uninstall, &ours).unwrap();
+    check(&t, yaml(BEFORE), yaml(AFTER), Direction::Install, &ours).unwrap();
+    check(&t, yaml(AFTER), yaml(BEFORE), Direction::Uninstall, &ours).unwrap();
 }
 
 #[test]
 fn an_edit_that_also_changes_a_user_key_is_refused() {
     let t = hermes();
     let wrong = AFTER.replace("gpt-5", "gpt-4");
-    let e = check(&t, &yaml(BEFORE), &yaml(&wrong), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours).unwrap_err();
     assert!(e.contains("`model.default`"), "{e}");
-    let e = check(
-        &t,
-        &yaml(&wrong),
-        &yaml(BEFORE),
-        Direction::Uninstall,
-        &ours,
-    )
-    .unwrap_err();
+    let e = check(&t, yaml(&wrong), yaml(BEFORE), Direction::Uninstall, &ours).unwrap_err();
     assert!(e.contains("`model.default`"), "{e}");
 }
 
@@ -61,17 +54,10 @@ fn an_edit_that_also_changes_a_user_key_is_refused() {
 fn dropping_a_user_hook_or_adding_a_key_is_refused() {
     let t = hermes();
     let dropped = AFTER.replace("    - command: /usr/bin/audit\n", "");
-    let e = check(
-        &t,
-        &yaml(BEFORE),
-        &yaml(&dropped),
-        Direction::Install,
-        &ours,
-    )
-    .unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&dropped), Direction::Install, &ours).unwrap_err();
     assert!(e.contains("hooks.pre_tool_call"), "{e}");
     let added = format!("{AFTER}extra: 1\n");
-    let e = check(&t, &yaml(BEFORE), &yaml(&added), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&added), Direction::Install, &ours).unwrap_err();
     assert!(e.contains("`extra`"), "{e}");
 }
 
@@ -79,9 +65,9 @@ fn dropping_a_user_hook_or_adding_a_key_is_refused() {
 fn a_wrong_or_leftover_entry_of_ours_is_refused() {
     let t = hermes();
     let wrong = AFTER.replace("      - mcp\n", "      - serve\n");
-    let e = check(&t, &yaml(BEFORE), &yaml(&wrong), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours).unwrap_err();
     assert!(e.contains("mcp_servers.ctxlake"), "{e}");
-    let e = check(&t, &yaml(AFTER), &yaml(AFTER), Direction::Uninstall, &ours).unwrap_err();
+    let e = check(&t, yaml(AFTER), yaml(AFTER), Direction::Uninstall, &ours).unwrap_err();
     assert!(e.contains("still there"), "{e}");
 }
 
@@ -93,10 +79,10 @@ fn json_and_toml_edits_are_held_to_the_same_rule() {
     t.hooks.clear();
     let old = json!({"mcpServers": {"a": {"command": "x"}}, "theme": "dark"});
     let good = json!({"mcpServers": {"a": {"command": "x"}, "ctxlake": {"command": "/bin/ctxlake"}}, "theme": "dark"});
-    check(&t, &old, &good, Direction::Install, &ours).unwrap();
+    check(&t, old.clone(), good.clone(), Direction::Install, &ours).unwrap();
     let mut bad = good.clone();
     bad["mcpServers"]["a"]["command"] = json!("y");
-    let e = check(&t, &old, &bad, Direction::Install, &ours).unwrap_err();
+    let e = check(&t, old, bad, Direction::Install, &ours).unwrap_err();
     assert!(e.contains("mcpServers.a.command"), "{e}");
 
     t.format = Format::Toml;
@@ -105,8 +91,8 @@ fn json_and_toml_edits_are_held_to_the_same_rule() {
     let new = "model = \"o3\"\n\n[mcp_servers.ctxlake]\ncommand = \"/bin/ctxlake\"\n";
     check(
         &t,
-        &old,
-        &validate::parse(Format::Toml, new).unwrap(),
+        old.clone(),
+        validate::parse(Format::Toml, new).unwrap(),
         Direction::Install,
         &ours,
     )
@@ -114,7 +100,7 @@ fn json_and_toml_edits_are_held_to_the_same_rule() {
     let e = verify(
         std::path::Path::new("/x/config.toml"),
         &t,
-        &old,
+        old.clone(),
         &new.replace("o3", "o4"),
         Direction::Install,
         &ours,
@@ -128,7 +114,7 @@ fn json_and_toml_edits_are_held_to_the_same_rule() {
     let e = verify(
         std::path::Path::new("/x/c"),
         &t,
-        &old,
+        old.clone(),
         "model = = 1",
         Direction::Install,
         &ours,
@@ -147,9 +133,9 @@ fn created_containers_and_cursor_version_may_come_and_go_empty() {
         hooks: vec![("stop", json!({"command": "/bin/ctxlake hook cursor"}))],
     };
     let new = json!({"version": 1, "hooks": {"stop": [{"command": "/bin/ctxlake hook cursor"}]}});
-    check(&t, &json!({}), &new, Direction::Install, &ours).unwrap();
-    check(&t, &new, &json!({}), Direction::Uninstall, &ours).unwrap();
+    check(&t, json!({}), new.clone(), Direction::Install, &ours).unwrap();
+    check(&t, new.clone(), json!({}), Direction::Uninstall, &ours).unwrap();
     // A version the user set is theirs.
-    let e = check(&t, &json!({"version": 2}), &new, Direction::Install, &ours).unwrap_err();
+    let e = check(&t, json!({"version": 2}), new, Direction::Install, &ours).unwrap_err();
     assert!(e.contains("`version`"), "{e}");
 }

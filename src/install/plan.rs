@@ -26,7 +26,7 @@ pub fn install(env: &Env, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan
                 .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
             let (after, created) =
                 edit::install(&t, text, &ours).map_err(|p| refuse(&target, &t, p))?;
-            guard::verify(&target, &t, &old, &after, Direction::Install, &ours)?;
+            guard::verify(&target, &t, old, &after, Direction::Install, &ours)?;
             let action = match &before {
                 None => Action::Create,
                 Some(b) if *b == after => Action::Unchanged,
@@ -71,7 +71,7 @@ pub fn uninstall(
                     let (action, after) = undo(store, &t, &target, text, &ours)?;
                     // A deleted file is checked as the empty document it leaves behind.
                     let left = after.as_deref().unwrap_or(edit::empty(t.format));
-                    guard::verify(&target, &t, &old, left, Direction::Uninstall, &ours)?;
+                    guard::verify(&target, &t, old, left, Direction::Uninstall, &ours)?;
                     (action, after)
                 }
             };
