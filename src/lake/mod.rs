@@ -14,6 +14,8 @@ pub mod keys;
 pub mod maint;
 pub mod mirror;
 pub mod presence;
+#[cfg(test)]
+mod sim;
 pub mod store;
 
 pub use store::{Created, LocalStore, Store};
