@@ -10,9 +10,10 @@ use sha2::{Digest, Sha256};
 
 use super::world::{FLEETS, World};
 use crate::cache::{self, Roster};
-use crate::lake::claims::{Manifest, claim_id};
 use crate::lake::keys;
+use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
+use crate::memory::gate::claim_id;
 use crate::spool;
 
 type Check = std::result::Result<(), String>;
@@ -152,7 +153,7 @@ fn manifests(w: &World, fleet: &str, seen: &mut Seen) -> Check {
             "manifest `{key}` names `{}`, which is not in the lake",
             m.key
         ))?;
-        if super::super::mirror::hex(&Sha256::digest(&snap)) != m.sha256 {
+        if crate::digest::hex(&Sha256::digest(&snap)) != m.sha256 {
             return Err(format!("manifest `{key}`: the snapshot's digest differs"));
         }
         gate(w, fleet, key, &snap)?;

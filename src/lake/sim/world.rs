@@ -165,7 +165,7 @@ impl World {
             }
             _ => {
                 let (_, subject, text) = CLAIMS[self.rng.below(CLAIMS.len() as u64) as usize];
-                let ids = [lake::claims::claim_id(subject, text)];
+                let ids = [crate::memory::gate::claim_id(subject, text)];
                 self.spool(i, "memory_shown", json!({ "claim_ids": ids }));
             }
         }
