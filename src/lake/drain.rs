@@ -231,7 +231,7 @@ impl<'a> Applier<'a> {
         let p = self
             .presences
             .get_mut(&key)
-            .ok_or_else(|| Error::storage("internal", "presence vanished"))?;
+            .ok_or_else(|| Error::internal("presence_vanished", "presence vanished"))?;
         let changed = p.apply(rec, now);
         if !self.dirty.contains(&key) {
             self.dirty.push(key);

@@ -30,7 +30,7 @@ pub fn run(action: &str, args: OperatorArgs, g: &GlobalArgs) -> Result<()> {
         .strip_prefix("c-")
         .is_some_and(|h| h.len() == 10 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     if !valid {
-        return Err(Error::usage(
+        return Err(Error::bad_arguments(
             "invalid_claim_id",
             format!("`{}` is not a claim id", args.id),
         )

@@ -50,7 +50,7 @@ pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
         Some(j) => match serde_json::from_str::<Value>(j) {
             Ok(Value::Array(a)) => a,
             _ => {
-                return Err(Error::usage(
+                return Err(Error::bad_arguments(
                     "invalid_arguments",
                     "`--evidence-json` must be a JSON array",
                 )

@@ -197,3 +197,27 @@ fn the_call_log_has_one_line_per_call_and_never_the_arguments() {
     .unwrap();
     assert!(!raw.contains(secret) && !raw.contains("etc"), "{raw}");
 }
+
+/// An id or a time that fails validation is a bad argument like a wrong-typed one: the
+/// mapping follows the error's kind, not its code.
+#[test]
+fn invalid_ids_and_times_map_like_any_bad_argument() {
+    let bad = || {
+        [
+            call(1, "fleet_status", json!({"fleet": "a/b"})),
+            call(2, "fleet_history", json!({"since": "next tuesday"})),
+        ]
+    };
+    for v in ["2024-11-05", "2025-06-18"] {
+        let out = run(&[vec![init(v)], bad().to_vec()].concat());
+        for (f, want) in out[1..].iter().zip(["invalid_id", "invalid_since"]) {
+            assert_eq!(code(f), INVALID_PARAMS, "{v}: {f}");
+            assert_eq!(f["error"]["data"]["code"], want, "{f}");
+        }
+    }
+    let out = run(&[vec![init("2025-11-25")], bad().to_vec()].concat());
+    for (f, want) in out[1..].iter().zip(["invalid_id", "invalid_since"]) {
+        assert_eq!(f["result"]["isError"], true, "{f}");
+        assert_eq!(f["result"]["_meta"]["ctxlake/error"]["code"], want);
+    }
+}
