@@ -5,6 +5,7 @@ pub mod cache;
 pub mod cmd;
 pub mod config;
 pub mod ctx;
+pub mod digest;
 pub mod error;
 pub mod fleet;
 pub mod fsutil;
