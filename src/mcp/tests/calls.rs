@@ -221,3 +221,39 @@ fn invalid_ids_and_times_map_like_any_bad_argument() {
         assert_eq!(f["result"]["_meta"]["ctxlake/error"]["code"], want);
     }
 }
+
+/// `type` is the canonical name (as in `memory_propose` and every output); `claim_type`
+/// stays accepted. An unknown type is a bad argument naming the allowed values.
+#[test]
+fn memory_search_type_is_checked_under_either_name() {
+    for name in ["type", "claim_type"] {
+        let out = run(&[
+            init("2025-06-18"),
+            call(1, "memory_search", json!({"query": "q", name: "bogus"})),
+            call(2, "memory_search", json!({"query": "q", name: "outcome"})),
+        ]);
+        assert_eq!(code(&out[1]), INVALID_PARAMS, "{name}: {}", out[1]);
+        let msg = out[1]["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("environment") && msg.contains("bogus"),
+            "{msg}"
+        );
+        assert_eq!(out[2]["result"]["isError"], false, "{name}: {}", out[2]);
+        let out = run(&[
+            init("2025-11-25"),
+            call(1, "memory_search", json!({"query": "q", name: "bogus"})),
+        ]);
+        assert_eq!(out[1]["result"]["isError"], true, "{}", out[1]);
+    }
+}
+
+#[test]
+fn handoff_status_accepts_the_kebab_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = ctx(dir.path(), None);
+    let args = json!({"summary": "half done", "status": "in-progress"});
+    let out = run_with(&c, &[init("2025-11-25"), call(1, "fleet_handoff", args)]);
+    assert_eq!(out[1]["result"]["isError"], false, "{}", out[1]);
+    let spool = std::fs::read_to_string(c.paths.spool_mcp("team")).unwrap();
+    assert!(spool.contains("\"status\":\"in_progress\""), "{spool}");
+}
