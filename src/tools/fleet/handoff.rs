@@ -48,5 +48,5 @@ pub fn run(ctx: &Ctx, input: HandoffInput) -> Result<Queued> {
         "next": input.next,
         "repo": repo,
     });
-    queue::write(ctx, &fleet, "fleet_handoff", payload)
+    queue::write(ctx, &fleet, crate::spool::RecordKind::FleetHandoff, payload)
 }

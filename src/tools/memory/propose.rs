@@ -66,5 +66,10 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
         "scope": "agent",
         "evidence": input.evidence,
     });
-    queue::write(ctx, &fleet, "memory_propose", payload)
+    queue::write(
+        ctx,
+        &fleet,
+        crate::spool::RecordKind::MemoryPropose,
+        payload,
+    )
 }

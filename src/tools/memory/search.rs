@@ -171,6 +171,11 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         return;
     }
     let ids: Vec<&str> = out.results.iter().map(|h| h.id.as_str()).collect();
-    let rec = crate::tools::queue::record(ctx, fleet, "memory_shown", json!({ "claim_ids": ids }));
+    let rec = crate::tools::queue::record(
+        ctx,
+        fleet,
+        crate::spool::RecordKind::MemoryShown,
+        json!({ "claim_ids": ids }),
+    );
     let _ = crate::spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), false);
 }
