@@ -90,7 +90,7 @@ pub fn parse_since(s: &str, now_ms: i64) -> Result<i64> {
     match n.parse::<i64>() {
         Ok(n) if unit_ms > 0 => Ok(now_ms - n.saturating_mul(unit_ms)),
         _ => Err(
-            Error::usage("invalid_since", format!("cannot read `{s}` as a time")).hint(
+            Error::bad_arguments("invalid_since", format!("cannot read `{s}` as a time")).hint(
                 "use a date (`2026-11-01`), an RFC 3339 time, or an age like `30m`, `2h`, `7d`",
             ),
         ),
