@@ -15,6 +15,7 @@ use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
 use crate::memory::gate::claim_id;
 use crate::spool;
+use crate::spool::RecordKind;
 
 type Check = std::result::Result<(), String>;
 
@@ -113,15 +114,20 @@ fn exactly_once(w: &World, settled: bool) -> Check {
         };
         let queued = pending[x.host].contains(&r.id);
         match (copies, queued) {
-            (0, false) => return Err(format!("record {} ({}) was lost", r.id, r.kind)),
+            (0, false) => return Err(format!("record {} ({}) was lost", r.id, r.kind.as_str())),
             (n, _) if n > 1 => {
                 return Err(format!(
                     "record {} ({}) was applied {n} times",
-                    r.id, r.kind
+                    r.id,
+                    r.kind.as_str()
                 ));
             }
             (_, true) if settled => {
-                return Err(format!("record {} ({}) is still spooled", r.id, r.kind));
+                return Err(format!(
+                    "record {} ({}) is still spooled",
+                    r.id,
+                    r.kind.as_str()
+                ));
             }
             _ => {}
         }
@@ -213,12 +219,12 @@ fn independent_sessions(w: &World, fleet: &str, id: &str) -> usize {
     };
     let first_shown = |s: &str| {
         recs.iter()
-            .filter(|r| r.kind == "memory_shown" && r.session == s && about(r))
+            .filter(|r| r.kind == RecordKind::MemoryShown && r.session == s && about(r))
             .map(|r| r.ts.clone())
             .min()
     };
     recs.iter()
-        .filter(|r| r.kind == "memory_propose" && about(r))
+        .filter(|r| r.kind == RecordKind::MemoryPropose && about(r))
         .filter(|r| first_shown(&r.session).is_none_or(|t| r.ts < t))
         .map(|r| r.session.as_str())
         .collect::<BTreeSet<_>>()
