@@ -49,6 +49,8 @@ pub struct Config {
     pub fleet: Option<String>,
     pub agent: Option<String>,
     pub store: Option<String>,
+    /// `[s3] endpoint` / `[s3] region`: non-secret settings for an `s3://` store.
+    pub s3: crate::lake::s3::S3Options,
     pub memory_mode: MemoryMode,
     pub spool_max_bytes: u64,
     pub spool_rotate_bytes: u64,
@@ -63,6 +65,7 @@ impl Default for Config {
             fleet: None,
             agent: None,
             store: None,
+            s3: Default::default(),
             memory_mode: MemoryMode::On,
             spool_max_bytes: DEFAULT_SPOOL_MAX_BYTES,
             spool_rotate_bytes: DEFAULT_SPOOL_ROTATE_BYTES,
@@ -120,6 +123,7 @@ impl Config {
         let limits = root.get("limits").and_then(Item::as_table);
         let hooks = root.get("hooks").and_then(Item::as_table);
         let sync = root.get("sync").and_then(Item::as_table);
+        let s3 = root.get("s3").and_then(Item::as_table);
         let memory_mode = match memory.and_then(|m| m.get("mode")) {
             None => MemoryMode::On,
             Some(i) => i
@@ -137,6 +141,13 @@ impl Config {
             fleet: string(root, "fleet", "fleet")?,
             agent: string(root, "agent", "agent")?,
             store: string(root, "store", "store")?,
+            s3: match s3 {
+                None => Default::default(),
+                Some(t) => crate::lake::s3::S3Options {
+                    endpoint: string(t, "endpoint", "s3.endpoint")?,
+                    region: string(t, "region", "s3.region")?,
+                },
+            },
             memory_mode,
             spool_max_bytes: int(
                 limits,

@@ -14,6 +14,10 @@ pub mod env {
     pub const AGENT_ID: &str = "CTXLAKE_AGENT_ID";
     pub const SESSION_ID: &str = "CTXLAKE_SESSION_ID";
     pub const NO_COLOR: &str = "NO_COLOR";
+    pub const STORE: &str = "CTXLAKE_STORE";
+    /// Debug builds only: shift this process's clock by N ms, to prove that leases
+    /// follow the lake's clock rather than a host's. Not listed: not a user setting.
+    pub const TEST_CLOCK_SKEW_MS: &str = "CTXLAKE_TEST_CLOCK_SKEW_MS";
 
     pub const ALL: &[(&str, &str)] = &[
         (HOME, "root of ctxlake's files (default `~/.ctxlake`)"),
@@ -36,6 +40,10 @@ pub mod env {
         (
             SESSION_ID,
             "this session's id (default: minted per process)",
+        ),
+        (
+            STORE,
+            "the lake's URL, `file:///path` or `s3://bucket/prefix` (overrides config.toml)",
         ),
         (NO_COLOR, "disable colour in tables"),
     ];

@@ -17,6 +17,25 @@ pub fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+        + test_skew_ms()
+}
+
+/// A debug build's pretend clock error (`CTXLAKE_TEST_CLOCK_SKEW_MS`), read once: the
+/// integration tests run hosts an hour off to prove leases follow the lake's clock.
+/// Release builds never read it.
+#[cfg(debug_assertions)]
+fn test_skew_ms() -> i64 {
+    static SKEW: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *SKEW.get_or_init(|| {
+        crate::paths::var(crate::paths::env::TEST_CLOCK_SKEW_MS)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
+}
+
+#[cfg(not(debug_assertions))]
+fn test_skew_ms() -> i64 {
+    0
 }
 
 /// Exactly three fraction digits and `Z`: timestamps are compared as strings (the gate

@@ -19,10 +19,12 @@ use crate::scope::{default_agent, validate_id};
 /// Example:
 ///   ctxlake init --fleet payments --yes
 ///   ctxlake init --store file:///srv/ctxlake/lake --memory shadow --yes
+///   ctxlake init --store s3://team-lake/ctxlake --yes
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct InitArgs {
-    /// Where the fleet's shared state lives (`file:///path`).
+    /// Where the fleet's shared state lives: `file:///path`, or `s3://bucket/prefix`
+    /// (probed before the config is written; credentials come from the AWS environment).
     #[arg(long, value_name = "URL")]
     pub store: Option<String>,
     /// Memory mode: on, shadow or off.
@@ -80,10 +82,15 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     }
     validate_id("fleet", &fleet)?;
     validate_id("agent", &agent)?;
-    if !store.starts_with("file://") {
+    if crate::lake::s3::is_s3_url(&store) {
+        // Refuse a bucket that is unreachable or ignores conditional writes now, not at
+        // the first sync: nothing is written until the store passed the probe.
+        let s = crate::lake::open_url(&store, &current)?;
+        crate::lake::store::probe(s.as_ref())?;
+    } else if !store.starts_with("file://") {
         return Err(
             Error::usage("invalid_store", format!("store `{store}` is not supported"))
-                .hint("use a `file:///absolute/path` URL (object stores come later)"),
+                .hint("use `file:///absolute/path` or `s3://bucket/prefix`"),
         );
     }
     let text = match existing {

@@ -40,6 +40,8 @@ pub struct SyncOutput {
     pub drained: DrainReport,
     pub fleets: Vec<MirrorReport>,
     pub elapsed_ms: u128,
+    /// Requests this pass sent to a remote store (0 for a local lake).
+    pub requests: u64,
 }
 
 pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
@@ -134,13 +136,18 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
         drained,
         fleets: mirrored,
         elapsed_ms: start.elapsed().as_millis(),
+        requests: store.requests(),
     })
 }
 
 fn render(o: &SyncOutput) -> String {
     let d = &o.drained;
+    let requests = match o.requests {
+        0 => String::new(),
+        n => format!(", {n} store request(s)"),
+    };
     let mut s = format!(
-        "synced {} records ({} new, {} already applied) from {} spool file(s) into {} in {} ms\n",
+        "synced {} records ({} new, {} already applied) from {} spool file(s) into {} in {} ms{requests}\n",
         d.records, d.applied, d.already_applied, d.files, o.store, o.elapsed_ms
     );
     if d.bad_lines + d.torn_tails > 0 {

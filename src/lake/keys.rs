@@ -1,4 +1,26 @@
-//! Every lake key is built here, and nowhere else.
+//! Every lake key is built here, and nowhere else, and checked here before any store
+//! sees it.
+
+use crate::error::{Error, Result};
+
+/// Refuse a key no store may be asked for: empty, absolute, an empty, `.` or `..`
+/// segment, or a control character. Keys embed ids read from the lake and the spool, so
+/// a hostile id must never become a path outside the lake or an odd object name.
+pub fn validate(key: &str) -> Result<()> {
+    let bad = key.is_empty()
+        || key.starts_with('/')
+        || key.chars().any(char::is_control)
+        || key
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..");
+    if bad {
+        return Err(Error::storage(
+            "bad_key",
+            format!("refusing lake key `{}`", key.escape_debug()),
+        ));
+    }
+    Ok(())
+}
 
 pub fn fleet_marker(fleet: &str) -> String {
     format!("fleets/{fleet}")
@@ -71,5 +93,13 @@ mod tests {
         assert!(manifest("f", 9) < manifest("f", 10));
         assert_eq!(manifest_seq(&manifest("f", 42)), Some(42));
         assert_eq!(stem("claims/f/events/01ABC.json"), "01ABC");
+    }
+
+    #[test]
+    fn keys_with_traversal_or_empty_segments_are_refused() {
+        for bad in ["", "/abs", "a//b", "a/../b", "..", "a/./b", "a/b/", "a\nb"] {
+            assert!(validate(bad).is_err(), "{bad:?}");
+        }
+        validate(&handoff("f", "01ABC")).unwrap();
     }
 }

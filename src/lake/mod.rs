@@ -15,23 +15,34 @@ pub mod maint;
 pub mod manifest;
 pub mod mirror;
 pub mod presence;
+pub mod s3;
 #[cfg(test)]
 mod sim;
 pub mod store;
 
 pub use store::{Created, LocalStore, Store};
 
-/// Open the configured store (default: the local lake under `CTXLAKE_HOME`).
+/// The store's URL: `CTXLAKE_STORE`, else `store` in config.toml, else the local lake.
+pub fn store_url(paths: &Paths, config: &Config) -> String {
+    crate::paths::var(crate::paths::env::STORE)
+        .or_else(|| config.store.clone())
+        .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()))
+}
+
+/// Open the configured store. Only an `s3://` store starts a network client.
 pub fn open(paths: &Paths, config: &Config) -> Result<Box<dyn Store>> {
-    let url = config
-        .store
-        .clone()
-        .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()));
-    match crate::paths::path_from_store_url(&url) {
+    open_url(&store_url(paths, config), config)
+}
+
+pub fn open_url(url: &str, config: &Config) -> Result<Box<dyn Store>> {
+    if s3::is_s3_url(url) {
+        return Ok(Box::new(s3::S3Store::open(url, &config.s3)?));
+    }
+    match crate::paths::path_from_store_url(url) {
         Some(p) if p.is_absolute() => Ok(Box::new(LocalStore::open(&PathBuf::from(p))?)),
         _ => Err(
             Error::usage("invalid_store", format!("store `{url}` is not supported"))
-                .hint("use a `file:///absolute/path` URL in `store` (config.toml)"),
+                .hint("use `file:///absolute/path` or `s3://bucket/prefix` in `store` (config.toml) or `CTXLAKE_STORE`"),
         ),
     }
 }

@@ -43,6 +43,10 @@ pub trait Store {
     fn flush(&self) -> Result<()> {
         Ok(())
     }
+    /// Requests sent to a remote store so far (0 for a local directory).
+    fn requests(&self) -> u64 {
+        0
+    }
 }
 
 pub struct LocalStore {
@@ -64,17 +68,7 @@ impl LocalStore {
     }
 
     fn path(&self, key: &str) -> Result<PathBuf> {
-        if key.is_empty()
-            || key.starts_with('/')
-            || key
-                .split('/')
-                .any(|p| p.is_empty() || p == "." || p == "..")
-        {
-            return Err(Error::storage(
-                "bad_key",
-                format!("refusing lake key `{key}`"),
-            ));
-        }
+        super::keys::validate(key)?;
         Ok(self.root.join(key))
     }
 
@@ -255,9 +249,12 @@ pub fn probe(store: &dyn Store) -> Result<()> {
         (Created::Yes(_), Created::Exists) => Ok(()),
         _ => Err(Error::storage(
             "store_unsafe",
-            format!("the store `{}` does not honour create-if-absent", store.url()),
+            format!(
+                "the store `{}` does not honour create-if-absent: a second create of the same key succeeded, so hosts would overwrite each other's leases and manifests",
+                store.url()
+            ),
         )
-        .hint("use a store with conditional writes (a local directory, AWS S3, or a tested S3-compatible server)")),
+        .hint("point `store` (config.toml) or `CTXLAKE_STORE` at a store that honours conditional writes (`If-None-Match: *`): AWS S3, Cloudflare R2, a current MinIO, or a local directory; Garage and some older servers ignore them")),
     }
 }
 

@@ -1,0 +1,182 @@
+//! `S3Store`: the lake on an S3-compatible object store (AWS S3, R2, MinIO, …) through
+//! `object_store`. The `Store` trait stays synchronous: every call blocks on a
+//! current-thread tokio runtime that only this type creates, so the commands that never
+//! open an S3 lake (`hook`, `mcp`, the tools) never start a runtime nor load TLS.
+//! Credentials come only from the standard AWS chain (environment, container and
+//! instance roles); nothing here ever prints or stores them.
+
+mod clock;
+mod location;
+mod settle;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use futures_util::TryStreamExt;
+use object_store::aws::AmazonS3;
+use object_store::path::Path as OsPath;
+use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+
+use super::keys;
+use super::store::{Created, Object, Store};
+use crate::error::{Error, Result};
+
+pub use location::S3Options;
+pub(crate) use location::is_s3_url;
+
+pub(crate) struct S3Store {
+    rt: tokio::runtime::Runtime,
+    os: AmazonS3,
+    /// `s3://bucket/prefix` as configured (never with credentials: the chain holds those).
+    url: String,
+    /// Key prefix inside the bucket: empty or ending in `/`.
+    prefix: String,
+    clock: clock::LakeClock,
+    requests: AtomicU64,
+}
+
+impl S3Store {
+    /// Build the client for `url` (`s3://bucket[/prefix]`). Makes no request.
+    pub(crate) fn open(url: &str, opts: &S3Options) -> Result<S3Store> {
+        let loc = location::parse(url)?;
+        // reqwest is built without a bundled TLS provider (ring keeps the binary lean);
+        // installing it twice is harmless, so every open tries.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let os = location::builder(&loc, opts)
+            .build()
+            .map_err(|e| Error::usage("invalid_store", format!("cannot use `{url}`")).source(e))?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Error::internal("runtime", "cannot start the S3 client").source(e))?;
+        Ok(S3Store {
+            rt,
+            os,
+            url: url.trim_end_matches('/').to_string(),
+            prefix: loc.prefix,
+            clock: clock::LakeClock::default(),
+            requests: AtomicU64::new(0),
+        })
+    }
+
+    /// The object path for a lake key, validated first: no request is ever built from a
+    /// key with `..`, an empty segment or a control character.
+    fn path(&self, key: &str) -> Result<OsPath> {
+        keys::validate(key)?;
+        OsPath::parse(format!("{}{key}", self.prefix)).map_err(|e| {
+            Error::storage(
+                "bad_key",
+                format!("refusing lake key `{}`", key.escape_debug()),
+            )
+            .source(e)
+        })
+    }
+
+    fn key_of(&self, p: &OsPath) -> Option<String> {
+        p.as_ref().strip_prefix(&self.prefix).map(str::to_string)
+    }
+
+    fn count(&self) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn fail(&self, what: &str, key: &str, e: object_store::Error) -> Error {
+        Error::storage("store_failed", format!("cannot {what} `{key}` in `{}`", self.url))
+            .source(e)
+            .hint("check the bucket, the endpoint (`AWS_ENDPOINT_URL`), the region and the credentials in your AWS environment, then run the command again")
+    }
+
+    /// One conditional or plain PUT, no interpretation of the outcome.
+    fn put_raw(&self, path: &OsPath, bytes: &[u8], mode: PutMode) -> object_store::Result<()> {
+        self.count();
+        let payload = PutPayload::from(bytes.to_vec());
+        let opts = PutOptions::from(mode);
+        self.rt
+            .block_on(self.os.put_opts(path, payload, opts))
+            .map(|_| ())
+    }
+
+    /// The object's bytes and its Last-Modified (the store's clock), or `None` if absent.
+    fn get_raw(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+        let path = self.path(key)?;
+        self.count();
+        let got = self.rt.block_on(async {
+            let r = self.os.get(&path).await?;
+            let at = r.meta.last_modified.timestamp_millis();
+            Ok::<_, object_store::Error>((r.bytes().await?, at))
+        });
+        match got {
+            Ok((b, at)) => Ok(Some((b.to_vec(), at))),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.fail("read", key, e)),
+        }
+    }
+}
+
+impl Store for S3Store {
+    fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+        self.get_raw(key)
+    }
+
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
+        let path = self.path(key)?;
+        // A plain overwrite is idempotent, so object_store's own retries are safe here.
+        self.put_raw(&path, bytes, PutMode::Overwrite)
+            .map_err(|e| self.fail("write", key, e))?;
+        self.now_ms()
+    }
+
+    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
+        settle::create(self, key, bytes)
+    }
+
+    fn list(&self, prefix: &str) -> Result<Vec<Object>> {
+        // object_store lists whole folders; a key prefix lists its folder and filters.
+        let dir = prefix.rfind('/').map_or("", |i| &prefix[..i]);
+        let full = format!("{}{dir}", self.prefix);
+        let root = (!full.is_empty())
+            .then(|| OsPath::parse(full.trim_end_matches('/')))
+            .transpose()
+            .map_err(|e| {
+                Error::storage("bad_key", format!("refusing prefix `{prefix}`")).source(e)
+            })?;
+        self.count();
+        let metas: Vec<object_store::ObjectMeta> = self
+            .rt
+            .block_on(self.os.list(root.as_ref()).try_collect())
+            .map_err(|e| self.fail("list", prefix, e))?;
+        let mut out: Vec<Object> = metas
+            .into_iter()
+            .filter_map(|m| {
+                let key = self.key_of(&m.location)?;
+                key.starts_with(prefix).then(|| Object {
+                    key,
+                    size: m.size,
+                    mtime_ms: m.last_modified.timestamp_millis(),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(out)
+    }
+
+    fn delete(&self, key: &str) -> Result<()> {
+        let path = self.path(key)?;
+        self.count();
+        match self.rt.block_on(self.os.delete(&path)) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(self.fail("delete", key, e)),
+        }
+    }
+
+    fn now_ms(&self) -> Result<i64> {
+        clock::now_ms(self)
+    }
+
+    fn requests(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,64 @@
+//! Create-if-absent over HTTP, where an answer can be lost after the store acted.
+//!
+//! `PutMode::Create` sends `If-None-Match: *`. object_store retries 5xx answers itself,
+//! so a create that committed and then failed with a 5xx comes back as `AlreadyExists`
+//! on its retry; and a timeout or a reset after the request went out is returned as an
+//! error although the object may exist. Both are settled by reading the object back:
+//! our exact bytes mean we created it; other bytes mean someone else did; no object
+//! means the request never landed, so it is sent again (a create is always safe to
+//! resend: at most one can win).
+
+use std::time::Duration;
+
+use object_store::PutMode;
+
+use super::S3Store;
+use crate::error::{Error, Result};
+use crate::lake::store::{Created, Store};
+
+/// Sends of one create before giving up (each already retried by object_store).
+const ATTEMPTS: u32 = 4;
+
+pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
+    let path = s.path(key)?;
+    let mut last = None;
+    for attempt in 0..ATTEMPTS {
+        if attempt > 0 {
+            std::thread::sleep(Duration::from_millis(100 << attempt));
+        }
+        match s.put_raw(&path, bytes, PutMode::Create) {
+            Ok(()) => return Ok(Created::Yes(s.now_ms()?)),
+            Err(object_store::Error::AlreadyExists { .. }) => {
+                // Ours from a retried request, or another writer's.
+                return match read_back(s, key, bytes)? {
+                    Some(c) => Ok(c),
+                    None => Ok(Created::Exists), // deleted since: it existed, not ours
+                };
+            }
+            Err(e) => {
+                // Unknown outcome: look before sending again.
+                if let Ok(Some(c)) = read_back(s, key, bytes) {
+                    return Ok(c);
+                }
+                last = Some(e);
+            }
+        }
+    }
+    let e = last.map_or_else(
+        || Error::storage("store_failed", format!("cannot create `{key}`")),
+        |e| s.fail("create", key, e),
+    );
+    Err(e)
+}
+
+/// `Some(Yes)` if the object holds exactly our bytes, `Some(Exists)` if other bytes,
+/// `None` if there is no object.
+fn read_back(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Option<Created>> {
+    Ok(s.get(key)?.map(|(b, at)| {
+        if b == bytes {
+            Created::Yes(at)
+        } else {
+            Created::Exists
+        }
+    }))
+}
