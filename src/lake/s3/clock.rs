@@ -32,7 +32,7 @@ fn measure(s: &S3Store) -> Result<i64> {
     let key = format!("clock/{}", crate::ulid::new());
     let path = s.path(&key)?;
     let before = crate::time::now_ms();
-    s.put_raw(&path, b"", PutMode::Overwrite)
+    super::settle::again(|| s.put_raw(&path, b"", PutMode::Overwrite))
         .map_err(|e| s.fail("write", &key, e))?;
     let after = crate::time::now_ms();
     s.count();

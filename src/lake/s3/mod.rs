@@ -123,8 +123,9 @@ impl Store for S3Store {
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
         let path = self.path(key)?;
-        // A plain overwrite is idempotent, so object_store's own retries are safe here.
-        self.put_raw(&path, bytes, PutMode::Overwrite)
+        // object_store does not resend a PUT whose answer was lost; an overwrite is
+        // idempotent, so it is sent again here.
+        settle::again(|| self.put_raw(&path, bytes, PutMode::Overwrite))
             .map_err(|e| self.fail("write", key, e))?;
         self.now_ms()
     }
@@ -165,8 +166,11 @@ impl Store for S3Store {
 
     fn delete(&self, key: &str) -> Result<()> {
         let path = self.path(key)?;
-        self.count();
-        match self.rt.block_on(self.os.delete(&path)) {
+        let sent = settle::again(|| {
+            self.count();
+            self.rt.block_on(self.os.delete(&path))
+        });
+        match sent {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(self.fail("delete", key, e)),
         }

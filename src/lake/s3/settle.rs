@@ -24,7 +24,7 @@ pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
     let mut last = None;
     for attempt in 0..ATTEMPTS {
         if attempt > 0 {
-            std::thread::sleep(Duration::from_millis(100 << attempt));
+            std::thread::sleep(backoff(attempt));
         }
         match s.put_raw(&path, bytes, PutMode::Create) {
             Ok(()) => return Ok(Created::Yes(s.now_ms()?)),
@@ -49,6 +49,28 @@ pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
         |e| s.fail("create", key, e),
     );
     Err(e)
+}
+
+/// Run an idempotent request until it succeeds, answers NotFound, or fails `ATTEMPTS` times.
+pub(super) fn again<T>(
+    mut send: impl FnMut() -> object_store::Result<T>,
+) -> object_store::Result<T> {
+    let mut attempt = 0;
+    loop {
+        match send() {
+            Err(e)
+                if attempt + 1 < ATTEMPTS && !matches!(e, object_store::Error::NotFound { .. }) =>
+            {
+                attempt += 1;
+                std::thread::sleep(backoff(attempt));
+            }
+            r => return r,
+        }
+    }
+}
+
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(100 << attempt)
 }
 
 /// `Some(Yes)` if the object holds exactly our bytes, `Some(Exists)` if other bytes,

@@ -1,0 +1,193 @@
+//! The lake on a real S3 server (moto, see `s3/moto.rs`): several `CTXLAKE_HOME`s share
+//! one bucket through the real binary; a fault proxy in front of moto proves that
+//! `sync` and `maint` take effect exactly once, and that a store ignoring conditional
+//! writes is refused.
+
+#[path = "s3/moto.rs"]
+mod moto;
+#[path = "s3/proxy.rs"]
+mod proxy;
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+
+fn leases(v: &Value, agent: &str) -> Vec<Value> {
+    v["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["agent"] == agent)
+        .flat_map(|a| a["leases"].as_array().unwrap().clone())
+        .collect()
+}
+
+fn run(env: &Env, args: &[&str]) {
+    env.cmd().args(args).assert().success();
+}
+
+fn propose(env: &Env, text: &str) {
+    let ev = json!([{"session_id": env.session, "message_id": "m1"}]).to_string();
+    run(
+        env,
+        &[
+            "memory",
+            "propose",
+            text,
+            "--type",
+            "convention",
+            "--subject",
+            "tests",
+            "--evidence-json",
+            &ev,
+        ],
+    );
+}
+
+#[test]
+fn init_probes_the_bucket_before_writing_the_config() {
+    let Some(m) = moto::start("init_probes_the_bucket_before_writing_the_config") else {
+        return;
+    };
+    m.create_bucket("lake");
+    let env = m.host(&m.endpoint(), "s3://lake/team");
+    let config = env.ctxlake_home().join("config.toml");
+    let out = env
+        .cmd()
+        .args(["init", "--yes", "--store", "s3://no-such-bucket/team"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a missing bucket is refused");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("s3://no-such-bucket/team"), "{err}");
+    assert!(
+        !config.exists(),
+        "nothing is written before the probe passed"
+    );
+    run(&env, &["init", "--yes", "--store", "s3://lake/team"]);
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("store = \"s3://lake/team\""), "{text}");
+    assert!(
+        !text.contains("test"),
+        "no credential reaches the config: {text}"
+    );
+    assert_eq!(m.keys("lake"), Vec::<String>::new(), "the probe cleans up");
+}
+
+#[test]
+fn hosts_sharing_a_bucket_see_each_others_leases_handoffs_and_memory() {
+    let Some(m) = moto::start("hosts_sharing_a_bucket_see_each_others_leases_handoffs_and_memory")
+    else {
+        return;
+    };
+    m.create_bucket("fleet");
+    let (mut a, b, c) = (
+        m.host(&m.endpoint(), "s3://fleet/lake"),
+        m.host(&m.endpoint(), "s3://fleet/lake"),
+        m.host(&m.endpoint(), "s3://fleet/lake"),
+    );
+    a.as_agent("a1", "s1");
+    run(
+        &a,
+        &["fleet", "claim", "src/auth", "--reason", "token refresh"],
+    );
+    run(
+        &a,
+        &[
+            "fleet",
+            "handoff",
+            "auth half done",
+            "--status",
+            "in-progress",
+            "--next",
+            "fix expiry test",
+        ],
+    );
+    propose(&a, "Integration tests need the postgres service running");
+    a.as_agent("a2", "s2");
+    propose(&a, "Integration tests need the postgres service running");
+    let synced = a.json(&["sync"]);
+    assert_eq!(synced["store"], "s3://fleet/lake");
+    assert!(synced["requests"].as_u64().unwrap() > 0, "{synced}");
+
+    run(&b, &["sync"]);
+    let held = leases(&b.json(&["fleet", "status"]), "a1");
+    assert_eq!(held.len(), 1, "host B sees host A's lease");
+    assert_eq!(held[0]["path"], "src/auth");
+    let h = b.json(&["fleet", "history"]);
+    assert_eq!(h["handoffs"][0]["summary"], "auth half done");
+    run(&b, &["maint"]);
+
+    run(&c, &["sync"]);
+    let v = c.json(&["memory", "search", "postgres integration"]);
+    assert_eq!(v["results"][0]["independent_sessions"], 2, "{v}");
+    assert!(
+        m.keys("fleet").iter().all(|k| k.starts_with("lake/")),
+        "everything lives under the store's prefix"
+    );
+}
+
+/// Host A runs an hour slow and host B an hour fast; both claim with a ten-minute TTL.
+/// On host C (true clock) both leases must expire ten minutes from now: granted on the
+/// lake's clock, not either host's.
+#[test]
+fn leases_follow_the_lake_clock_on_hosts_an_hour_off() {
+    let Some(m) = moto::start("leases_follow_the_lake_clock_on_hosts_an_hour_off") else {
+        return;
+    };
+    m.create_bucket("clock");
+    let store = "s3://clock/lake";
+    let mut a = m.host(&m.endpoint(), store);
+    let mut b = m.host(&m.endpoint(), store);
+    let c = m.host(&m.endpoint(), store);
+    a.extra
+        .push(("CTXLAKE_TEST_CLOCK_SKEW_MS".into(), "-3600000".into()));
+    b.extra
+        .push(("CTXLAKE_TEST_CLOCK_SKEW_MS".into(), "3600000".into()));
+    run(
+        a.as_agent("slow", "s1"),
+        &["fleet", "claim", "src/a", "--reason", "r", "--ttl", "600"],
+    );
+    run(
+        b.as_agent("fast", "s2"),
+        &["fleet", "claim", "src/b", "--reason", "r", "--ttl", "600"],
+    );
+    run(&a, &["sync"]);
+    run(&b, &["sync"]);
+    run(&c, &["sync"]);
+    let v = c.json(&["fleet", "status"]);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    for agent in ["slow", "fast"] {
+        let l = leases(&v, agent);
+        assert_eq!(l.len(), 1, "{agent}'s lease is live on C: {v}");
+        let exp = l[0]["expires_at"].as_str().unwrap();
+        let exp = time_secs(exp);
+        assert!(
+            (exp - (now + 600)).abs() < 120,
+            "{agent}: expires {exp}, expected about {}",
+            now + 600
+        );
+    }
+}
+
+fn time_secs(rfc3339: &str) -> i64 {
+    // `2026-11-30T19:56:01.123Z` → seconds, by the civil-from-days algorithm.
+    let p = |r: std::ops::Range<usize>| rfc3339[r].parse::<i64>().unwrap();
+    let (y, mo, d) = (p(0..4), p(5..7), p(8..10));
+    let (y, mo) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * mo + 2) / 5 + d - 1;
+    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
+    days * 86_400 + p(11..13) * 3600 + p(14..16) * 60 + p(17..19)
+}
+
+#[path = "s3/faults.rs"]
+mod faults;

@@ -1,0 +1,126 @@
+//! A real S3 server for the tests: moto (`CTXLAKE_TEST_MOTO` names its `moto_server`),
+//! started on a free loopback port per test and killed when the test ends. Without the
+//! variable the S3 tests skip, loudly; `.ci/run` installs moto and always sets it.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::Env;
+
+pub struct Moto {
+    child: Child,
+    pub port: u16,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Start moto, or `None` (with a loud note) when `CTXLAKE_TEST_MOTO` is unset.
+// A skipped S3 test must be visible in the test output, not silent.
+#[allow(clippy::print_stderr)]
+pub fn start(test: &str) -> Option<Moto> {
+    let Some(bin) = std::env::var_os("CTXLAKE_TEST_MOTO") else {
+        eprintln!(
+            "\n!!!! SKIPPED {test}: no real S3 server. Set CTXLAKE_TEST_MOTO to a moto_server \
+             binary (pip install \"moto[server]\"); .ci/run does this. !!!!\n"
+        );
+        return None;
+    };
+    for _ in 0..3 {
+        let port = free_port();
+        let child = Command::new(&bin)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start moto_server");
+        let moto = Moto { child, port };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(moto);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!("moto_server did not start");
+}
+
+impl Moto {
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// moto accepts an unsigned bucket creation; the lake itself is always signed.
+    pub fn create_bucket(&self, bucket: &str) {
+        let (status, body) = http(self.port, "PUT", &format!("/{bucket}"), &[]);
+        assert_eq!(status, 200, "create bucket {bucket}: {body}");
+    }
+
+    /// Every key in `bucket` (one page is plenty for a test lake).
+    pub fn keys(&self, bucket: &str) -> Vec<String> {
+        let (status, body) = http(self.port, "GET", &format!("/{bucket}?list-type=2"), &[]);
+        assert_eq!(status, 200, "{body}");
+        body.split("<Key>")
+            .skip(1)
+            .filter_map(|s| s.split("</Key>").next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A host of the fleet: its own HOME, the shared bucket, static test credentials.
+    pub fn host(&self, endpoint: &str, store: &str) -> Env {
+        let mut env = Env::new();
+        for (k, v) in [
+            ("AWS_ACCESS_KEY_ID", "test"),
+            ("AWS_SECRET_ACCESS_KEY", "test"),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_ENDPOINT_URL", endpoint),
+            ("AWS_ALLOW_HTTP", "true"),
+            ("AWS_EC2_METADATA_DISABLED", "true"),
+            ("CTXLAKE_STORE", store),
+        ] {
+            env.extra.push((k.into(), v.into()));
+        }
+        env
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`; returns status and body.
+pub fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n"
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = out
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
