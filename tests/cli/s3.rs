@@ -191,3 +191,67 @@ fn time_secs(rfc3339: &str) -> i64 {
 
 #[path = "s3/faults.rs"]
 mod faults;
+
+/// The hot paths never open the store: with an S3 store configured, `hook`, `mcp` and
+/// the tool subcommands run without one connection to its endpoint (and so without
+/// the S3 client's runtime or TLS), even when the endpoint is unreachable.
+#[test]
+fn hook_mcp_and_tools_never_contact_the_store() {
+    // An endpoint that counts connections and answers each with a 500.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = hits.clone();
+    std::thread::spawn(move || {
+        for mut c in listener.incoming().flatten() {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _ = std::io::Write::write_all(
+                &mut c,
+                b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let hits = move || hits.load(std::sync::atomic::Ordering::SeqCst);
+    let mut env = crate::common::Env::new();
+    for (k, v) in [
+        ("AWS_ACCESS_KEY_ID", "test"),
+        ("AWS_SECRET_ACCESS_KEY", "test"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_EC2_METADATA_DISABLED", "true"),
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ALLOW_HTTP", "true"),
+        ("CTXLAKE_STORE", "s3://lake/team"),
+    ] {
+        env.extra.push((k.into(), v.into()));
+    }
+    run(&env, &["fleet", "claim", "src/x", "--reason", "r"]);
+    run(&env, &["fleet", "status"]);
+    run(&env, &["memory", "search", "anything"]);
+    let start = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hooks/claude-code/session-start.json"
+    ))
+    .unwrap();
+    env.cmd()
+        .args(["hook", "claude-code"])
+        .write_stdin(start)
+        .assert()
+        .success();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "fleet_status", "arguments": {}}});
+    env.cmd()
+        .arg("mcp")
+        .write_stdin(format!("{init}\n{call}\n"))
+        .assert()
+        .success();
+    assert_eq!(hits(), 0, "a hot path connected to the store's endpoint");
+    let out = env.cmd().arg("sync").output().unwrap();
+    assert!(
+        !out.status.success(),
+        "sync does use the store: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(hits() > 0, "and sync reached the endpoint");
+}
