@@ -33,7 +33,7 @@ pub struct MaintOutput {
 pub fn run(args: MaintArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = Ctx::load(&g.scope_flags())?;
     let store = lake::open(&ctx.paths, &ctx.config)?;
-    lake::store::probe(store.as_ref())?;
+    lake::health::probe(&ctx.paths, store.as_ref())?;
     let fleets = match args.only {
         Some(f) => {
             crate::scope::validate_id("fleet", &f)?;

@@ -31,6 +31,10 @@ pub struct StatusOutput {
     pub last_maint: Option<String>,
     pub snapshot_id: Option<String>,
     pub sync_daemon_running: bool,
+    /// The store's last capability probe: `passed` or why it failed (`None`: never probed).
+    pub store_probe: Option<String>,
+    /// Requests the last sync sent to a remote store (0 for a local lake).
+    pub last_sync_requests: Option<u64>,
 }
 
 pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
@@ -48,12 +52,12 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let daemon = std::fs::File::open(ctx.paths.state().join("sync-watch.lock"))
         .map(|f| f.try_lock_shared().is_err())
         .unwrap_or(false);
+    let store = crate::lake::store_url(&ctx.paths, &ctx.config);
+    let health = crate::lake::health::read(&ctx.paths).filter(|h| h.store == store);
     let out = StatusOutput {
-        store: ctx
-            .config
-            .store
-            .clone()
-            .unwrap_or_else(|| format!("file://{}", ctx.paths.default_lake().display())),
+        store_probe: health.as_ref().and_then(|h| h.probe.clone()),
+        last_sync_requests: health.and_then(|h| h.last_sync_requests),
+        store,
         fleet,
         agent: ctx.scope.agent.clone(),
         home: ctx.paths.home.display().to_string(),
@@ -79,8 +83,12 @@ fn render(o: &StatusOutput) -> String {
     let age = o
         .cache_age_secs
         .map_or("no cache yet".into(), |s| format!("{s}s old"));
+    let probe = o.store_probe.as_deref().unwrap_or("not probed yet");
+    let requests = o.last_sync_requests.map_or(String::new(), |n| {
+        format!(", last sync sent {n} request(s)")
+    });
     format!(
-        "fleet:        {}\nagent:        {}\nstore:        {}\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
+        "fleet:        {}\nagent:        {}\nstore:        {} (probe: {probe}{requests})\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
         o.fleet,
         o.agent,
         o.store,

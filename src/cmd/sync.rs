@@ -100,7 +100,7 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
     }
     crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
     let store = lake::open(&ctx.paths, &ctx.config)?;
-    lake::store::probe(store.as_ref())?;
+    lake::health::probe(&ctx.paths, store.as_ref())?;
     let show = std::io::stderr().is_terminal() && !g.quiet;
     let mut last = Instant::now();
     let mut progress = |done: usize, total: usize| {
@@ -131,6 +131,7 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
         fleet_ctx.scope.fleet = f;
         crate::fleet::briefing::write(&fleet_ctx)?;
     }
+    lake::health::sync_finished(&ctx.paths, store.as_ref());
     Ok(SyncOutput {
         store: store.url(),
         drained,

@@ -10,6 +10,7 @@ use crate::paths::Paths;
 pub mod claims;
 pub mod digest;
 pub mod drain;
+pub mod health;
 pub mod keys;
 pub mod maint;
 pub mod manifest;

@@ -110,6 +110,11 @@ fn hosts_sharing_a_bucket_see_each_others_leases_handoffs_and_memory() {
     assert_eq!(synced["store"], "s3://fleet/lake");
     assert!(synced["requests"].as_u64().unwrap() > 0, "{synced}");
 
+    let st = a.json(&["status"]);
+    assert_eq!(st["store"], "s3://fleet/lake");
+    assert_eq!(st["store_probe"], "passed");
+    assert_eq!(st["last_sync_requests"], synced["requests"]);
+
     run(&b, &["sync"]);
     let held = leases(&b.json(&["fleet", "status"]), "a1");
     assert_eq!(held.len(), 1, "host B sees host A's lease");

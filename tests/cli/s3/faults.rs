@@ -108,6 +108,14 @@ fn a_store_that_ignores_if_none_match_is_refused() {
         assert!(err.contains("hint:"), "{err}");
     }
     assert!(!env.ctxlake_home().join("config.toml").exists());
+    let probe = env.json(&["status"])["store_probe"].clone();
+    assert!(
+        probe
+            .as_str()
+            .unwrap()
+            .contains("does not honour create-if-absent"),
+        "status shows the failed probe: {probe}"
+    );
     assert_eq!(
         count(&m, "unsafe", "lake/live/"),
         0,
