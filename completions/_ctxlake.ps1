@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache')
             [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot')
+            [CompletionResult]::new('lake', 'lake', [CompletionResultType]::ParameterValue, 'Manage the lake itself: copy it into another store')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
@@ -393,6 +394,43 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;lake' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every object of one lake into another, skipping what is already there')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;lake;copy' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (exactly the MCP tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;lake;help' {
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every object of one lake into another, skipping what is already there')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;lake;help;copy' {
+            break
+        }
+        'ctxlake;lake;help;help' {
+            break
+        }
         'ctxlake;status' {
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -566,6 +604,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Move queued writes into the lake and refresh the local cache')
             [CompletionResult]::new('maint', 'maint', [CompletionResultType]::ParameterValue, 'Fold claim events, run the promotion gate and publish each fleet''s snapshot')
+            [CompletionResult]::new('lake', 'lake', [CompletionResultType]::ParameterValue, 'Manage the lake itself: copy it into another store')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show whether sync and maint are keeping this host''s view fresh')
             [CompletionResult]::new('service', 'service', [CompletionResultType]::ParameterValue, 'Run `ctxlake sync --watch` as a user service')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
@@ -644,6 +683,13 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;maint' {
+            break
+        }
+        'ctxlake;help;lake' {
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every object of one lake into another, skipping what is already there')
+            break
+        }
+        'ctxlake;help;lake;copy' {
             break
         }
         'ctxlake;help;status' {

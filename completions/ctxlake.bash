@@ -34,6 +34,9 @@ _ctxlake() {
             ctxlake,install)
                 cmd="ctxlake__subcmd__install"
                 ;;
+            ctxlake,lake)
+                cmd="ctxlake__subcmd__lake"
+                ;;
             ctxlake,maint)
                 cmd="ctxlake__subcmd__maint"
                 ;;
@@ -112,6 +115,9 @@ _ctxlake() {
             ctxlake__subcmd__help,install)
                 cmd="ctxlake__subcmd__help__subcmd__install"
                 ;;
+            ctxlake__subcmd__help,lake)
+                cmd="ctxlake__subcmd__help__subcmd__lake"
+                ;;
             ctxlake__subcmd__help,maint)
                 cmd="ctxlake__subcmd__help__subcmd__maint"
                 ;;
@@ -151,6 +157,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__fleet,status)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__status"
                 ;;
+            ctxlake__subcmd__help__subcmd__lake,copy)
+                cmd="ctxlake__subcmd__help__subcmd__lake__subcmd__copy"
+                ;;
             ctxlake__subcmd__help__subcmd__mcp,status)
                 cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__status"
                 ;;
@@ -183,6 +192,18 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__spool,check)
                 cmd="ctxlake__subcmd__help__subcmd__spool__subcmd__check"
+                ;;
+            ctxlake__subcmd__lake,copy)
+                cmd="ctxlake__subcmd__lake__subcmd__copy"
+                ;;
+            ctxlake__subcmd__lake,help)
+                cmd="ctxlake__subcmd__lake__subcmd__help"
+                ;;
+            ctxlake__subcmd__lake__subcmd__help,copy)
+                cmd="ctxlake__subcmd__lake__subcmd__help__subcmd__copy"
+                ;;
+            ctxlake__subcmd__lake__subcmd__help,help)
+                cmd="ctxlake__subcmd__lake__subcmd__help__subcmd__help"
                 ;;
             ctxlake__subcmd__mcp,help)
                 cmd="ctxlake__subcmd__mcp__subcmd__help"
@@ -281,7 +302,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint status service completions hook install uninstall mcp help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint lake status service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -587,7 +608,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint status service completions hook install uninstall mcp help"
+            opts="init fleet memory spool sync maint lake status service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -743,6 +764,34 @@ _ctxlake() {
         ctxlake__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__lake)
+            opts="copy"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__lake__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1087,6 +1136,92 @@ _ctxlake() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__lake)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__lake__subcmd__copy)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__lake__subcmd__help)
+            opts="copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__lake__subcmd__help__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__lake__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

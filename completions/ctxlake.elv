@@ -33,6 +33,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand spool 'Inspect the local write queue'
             cand sync 'Move queued writes into the lake and refresh the local cache'
             cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
+            cand lake 'Manage the lake itself: copy it into another store'
             cand status 'Show whether sync and maint are keeping this host''s view fresh'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout'
@@ -351,6 +352,38 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;lake'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand copy 'Copy every object of one lake into another, skipping what is already there'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;lake;copy'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;lake;help'= {
+            cand copy 'Copy every object of one lake into another, skipping what is already there'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;lake;help;copy'= {
+        }
+        &'ctxlake;lake;help;help'= {
+        }
         &'ctxlake;status'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -507,6 +540,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand spool 'Inspect the local write queue'
             cand sync 'Move queued writes into the lake and refresh the local cache'
             cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
+            cand lake 'Manage the lake itself: copy it into another store'
             cand status 'Show whether sync and maint are keeping this host''s view fresh'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout'
@@ -566,6 +600,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;sync'= {
         }
         &'ctxlake;help;maint'= {
+        }
+        &'ctxlake;help;lake'= {
+            cand copy 'Copy every object of one lake into another, skipping what is already there'
+        }
+        &'ctxlake;help;lake;copy'= {
         }
         &'ctxlake;help;status'= {
         }

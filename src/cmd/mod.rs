@@ -12,6 +12,7 @@ pub mod fleet;
 pub mod hook;
 pub mod init;
 pub mod install;
+pub mod lake;
 pub mod maint;
 pub mod mcp;
 pub mod memory;
@@ -81,6 +82,9 @@ pub enum Command {
     Spool(spool::SpoolCmd),
     Sync(sync::SyncArgs),
     Maint(maint::MaintArgs),
+    /// Manage the lake itself: copy it into another store.
+    #[command(subcommand)]
+    Lake(lake::LakeCmd),
     Status(status::StatusArgs),
     /// Run `ctxlake sync --watch` as a user service.
     #[command(subcommand)]
@@ -102,6 +106,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Spool(c) => spool::run(c, g),
         Command::Sync(a) => sync::run(a, g),
         Command::Maint(a) => maint::run(a, g),
+        Command::Lake(c) => lake::run(c, g),
         Command::Status(a) => status::run(a, g),
         Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),

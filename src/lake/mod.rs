@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::paths::Paths;
 
 pub mod claims;
+pub mod copy;
 pub mod digest;
 pub mod drain;
 pub mod health;

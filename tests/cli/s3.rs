@@ -260,3 +260,44 @@ fn hook_mcp_and_tools_never_contact_the_store() {
     );
     assert!(hits() > 0, "and sync reached the endpoint");
 }
+
+#[test]
+fn lake_copy_moves_a_local_lake_into_a_bucket_idempotently() {
+    let Some(m) = moto::start("lake_copy_moves_a_local_lake_into_a_bucket_idempotently") else {
+        return;
+    };
+    m.create_bucket("moved");
+    let mut local = m.host(&m.endpoint(), "unused");
+    local.extra.retain(|(k, _)| k != "CTXLAKE_STORE");
+    local.as_agent("a1", "s1");
+    run(
+        &local,
+        &["fleet", "claim", "src/db", "--reason", "migration"],
+    );
+    run(
+        &local,
+        &[
+            "fleet",
+            "handoff",
+            "schema drafted",
+            "--status",
+            "in-progress",
+        ],
+    );
+    run(&local, &["sync"]);
+    let from = format!("file://{}", local.ctxlake_home().join("lake").display());
+    let first = local.json(&["lake", "copy", &from, "s3://moved/lake"]);
+    assert!(first["copied"].as_u64().unwrap() >= 3, "{first}");
+    assert_eq!(first["copied"], first["objects"], "{first}");
+    let again = local.json(&["lake", "copy", &from, "s3://moved/lake"]);
+    assert_eq!(again["copied"], 0, "{again}");
+    assert_eq!(again["already_present"], first["objects"], "{again}");
+
+    let b = m.host(&m.endpoint(), "s3://moved/lake");
+    run(&b, &["sync"]);
+    assert_eq!(leases(&b.json(&["fleet", "status"]), "a1").len(), 1);
+    assert_eq!(
+        b.json(&["fleet", "history"])["handoffs"][0]["summary"],
+        "schema drafted"
+    );
+}
