@@ -48,7 +48,8 @@ pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Q
     crate::sanitize::clean_value(&mut payload, super::rules::MAX_TEXT_CHARS);
     let redacted = crate::redact::Redactor::global().redact_value(&mut payload);
     let rec = record(ctx, fleet, kind, payload);
-    spool::append(&ctx.paths.spool_mcp(fleet), &rec, limits(ctx), true)?;
+    let wait = spool::Wait::Fail(ctx.config.lock_wait());
+    spool::append(&ctx.paths.spool_mcp(fleet), &rec, limits(ctx), true, wait)?;
     Ok(Queued {
         status: "queued".into(),
         id: rec.id,

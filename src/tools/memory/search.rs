@@ -171,5 +171,7 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         &rec,
         crate::tools::queue::limits(ctx),
         false,
+        // A read never waits on a writer: past a short try the record overflows.
+        crate::spool::Wait::Overflow(crate::spool::QUICK_WAIT),
     );
 }
