@@ -45,6 +45,7 @@ pub fn drain(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<DrainReport> {
     let mut report = DrainReport::default();
+    sweep_overflow_temps(&paths.spool);
     for f in spool::list_files(&paths.spool) {
         if !spool::is_sealed(&f) {
             seal(&f, lock_wait, &mut report)?;
@@ -70,6 +71,17 @@ pub fn drain(
         progress(done_bytes as usize, total as usize);
     }
     Ok(report)
+}
+
+/// Remove hidden temp files of overflow segments whose writer died before the rename
+/// (a hook cut by its watchdog mid-write): an hour old, nobody will finish them.
+fn sweep_overflow_temps(dir: &Path) {
+    crate::fsutil::sweep_temp_files(dir, Duration::from_secs(3600));
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            sweep_overflow_temps(&e.path());
+        }
+    }
 }
 
 /// Open `path` and lock it within `wait`. `None`: gone, or still locked at the deadline

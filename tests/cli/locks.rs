@@ -253,6 +253,18 @@ fn sync_skips_a_locked_file_with_a_note_and_drains_it_later() {
         .args(["fleet", "claim", "src/a.rs", "--reason", "r"])
         .assert()
         .success();
+    // A hook killed mid-overflow leaves a hidden temp file; an hour later sync sweeps it.
+    let stale = env.write(
+        "spool/hooks/claude-code/.s.overflow-x.ndjson.tmp-1",
+        "{\"v\":1",
+    );
+    let two_hours_ago = std::time::SystemTime::now() - Duration::from_secs(7200);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(two_hours_ago)
+        .unwrap();
     let held = Held::new(&env.ctxlake_home().join("spool/mcp/default.ndjson"));
     let mut sync = env.std_cmd();
     sync.args(["sync", "--json"]);
@@ -266,6 +278,7 @@ fn sync_skips_a_locked_file_with_a_note_and_drains_it_later() {
     let busy = v["drained"]["busy"][0].as_str().unwrap_or_default();
     assert!(busy.contains(&format!("pid {}", held.pid())), "{v}");
     assert_eq!(v["drained"]["records"], 0, "{v}");
+    assert!(!stale.exists(), "the stale overflow temp file is swept");
     drop(held);
     let v = env.json(&["sync"]);
     assert_eq!(v["drained"]["applied"], 1, "{v}");
