@@ -137,6 +137,15 @@ pub fn render_queued(q: &crate::tools::queue::Queued) -> String {
             q.redacted
         ));
     }
+    for c in &q.truncated {
+        s.push_str(&format!(
+            "`{}` was cut from {} to {} characters (the limit is {} per field)\n",
+            c.field,
+            c.chars,
+            c.kept,
+            crate::rules::MAX_TEXT_CHARS
+        ));
+    }
     s.push_str("nothing is granted or shared until `ctxlake sync` applies it\n");
     s
 }
