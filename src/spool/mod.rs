@@ -17,7 +17,9 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 
+mod kind;
 pub use append::{Landed, Limits, Wait, append, rotate};
+pub use kind::RecordKind;
 
 pub const PREFIX: &[u8] = b"{\"v\":1,\"crc\":\"";
 
@@ -38,7 +40,7 @@ pub struct Record {
     pub fleet: String,
     pub agent: String,
     pub session: String,
-    pub kind: String,
+    pub kind: RecordKind,
     pub payload: Value,
 }
 
