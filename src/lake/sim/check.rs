@@ -14,7 +14,8 @@ use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
 use crate::memory::gate::claim_id;
-use crate::spool::{self, RecordKind};
+use crate::spool;
+use crate::spool::RecordKind;
 
 type Check = std::result::Result<(), String>;
 
@@ -113,9 +114,7 @@ fn exactly_once(w: &World, settled: bool) -> Check {
         };
         let queued = pending[x.host].contains(&r.id);
         match (copies, queued) {
-            (0, false) => {
-                return Err(format!("record {} ({}) was lost", r.id, r.kind.as_str()));
-            }
+            (0, false) => return Err(format!("record {} ({}) was lost", r.id, r.kind.as_str())),
             (n, _) if n > 1 => {
                 return Err(format!(
                     "record {} ({}) was applied {n} times",
