@@ -1,12 +1,13 @@
 //! The local read model that `ctxlake sync` writes into `cache/<fleet>/`, and the
 //! reader the tools use. Every read degrades honestly: a missing or unreadable file
-//! yields `None` plus a note saying why, never an error. Every string read back is
-//! sanitized (it was written by another agent).
+//! yields `None` plus a note saying why, never an error. Every value read back passes
+//! the read boundary ([`crate::clean`]) before it is returned (another agent wrote it).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
+use crate::clean::Clean;
 use crate::paths::Paths;
 
 pub const ROSTER: &str = "roster.json";
@@ -114,107 +115,6 @@ pub struct Pipeline {
 pub struct Read<T> {
     pub data: Option<T>,
     pub note: Option<String>,
-}
-
-/// Every string of a cache type, cleaned in place (the file was written from lake text,
-/// which other agents wrote). Typed, so a large roster is parsed once, not as a `Value`.
-pub trait Clean {
-    fn clean(&mut self);
-}
-
-fn clean_str(s: &mut String) {
-    if let std::borrow::Cow::Owned(c) =
-        crate::sanitize::clean_cow(s, crate::sanitize::MAX_FIELD_CHARS)
-    {
-        *s = c;
-    }
-}
-
-fn clean_opt(s: &mut Option<String>) {
-    if let Some(s) = s {
-        clean_str(s);
-    }
-}
-
-impl Clean for Roster {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for p in &mut self.agents {
-            for s in [&mut p.agent, &mut p.session, &mut p.last_seen] {
-                clean_str(s);
-            }
-            clean_opt(&mut p.runtime);
-            clean_opt(&mut p.task);
-            for l in &mut p.leases {
-                for s in [
-                    &mut l.repo,
-                    &mut l.path,
-                    &mut l.reason,
-                    &mut l.granted_at,
-                    &mut l.expires_at,
-                ] {
-                    clean_str(s);
-                }
-            }
-        }
-    }
-}
-
-impl Clean for History {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for d in &mut self.sessions {
-            for s in [
-                &mut d.session,
-                &mut d.agent,
-                &mut d.started_at,
-                &mut d.outcome,
-            ] {
-                clean_str(s);
-            }
-            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at] {
-                clean_opt(o);
-            }
-            d.files_touched
-                .iter_mut()
-                .chain(&mut d.commands)
-                .chain(&mut d.tests)
-                .for_each(clean_str);
-        }
-    }
-}
-
-impl Clean for Handoffs {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for h in &mut self.handoffs {
-            for s in [
-                &mut h.id,
-                &mut h.at,
-                &mut h.agent,
-                &mut h.session,
-                &mut h.summary,
-                &mut h.status,
-            ] {
-                clean_str(s);
-            }
-            clean_opt(&mut h.repo);
-            clean_opt(&mut h.next);
-        }
-    }
-}
-
-impl Clean for Pipeline {
-    fn clean(&mut self) {
-        for o in [
-            &mut self.last_sync,
-            &mut self.last_maint,
-            &mut self.snapshot_id,
-            &mut self.store,
-        ] {
-            clean_opt(o);
-        }
-    }
 }
 
 /// Read, decode and sanitize `cache/<fleet>/<name>`.

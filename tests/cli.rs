@@ -19,6 +19,8 @@ mod install;
 mod lake;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/reads.rs"]
+mod reads;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 
 use rusqlite::params_from_iter;
 
-use super::Snapshot;
 use super::build::{ClaimRow, EventRow};
 use super::embed::{Embedder, HashEmbedder, cosine_q};
-use crate::error::{Error, Result};
+use super::{Snapshot, cleaned, query_error as sql};
+use crate::clean::Clean;
+use crate::error::Result;
 
 const LEXICAL_CANDIDATES: usize = 200;
 const MIN_COSINE: f32 = 0.3;
@@ -35,10 +36,6 @@ pub struct Query<'a> {
 pub struct Hit {
     pub claim: ClaimRow,
     pub score: f64,
-}
-
-fn sql(e: rusqlite::Error) -> Error {
-    Error::storage("snapshot", "cannot query the snapshot").source(e)
 }
 
 /// Hits best first, and whether more matched than `k`.
@@ -103,6 +100,8 @@ pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
     });
     let truncated = hits.len() > q.k;
     hits.truncate(q.k);
+    // The read boundary, for the returned rows only (candidates are many; hits are few).
+    hits.iter_mut().for_each(|h| h.claim.clean());
     Ok((hits, truncated))
 }
 
@@ -200,7 +199,7 @@ pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<C
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st.query_map([status], claim_row).map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 /// Visible claim events about `subject` since `since`, oldest first; `limit + 1` rows to detect truncation.
@@ -233,7 +232,7 @@ pub fn timeline(
             },
         )
         .map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 #[cfg(test)]

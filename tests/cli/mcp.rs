@@ -10,21 +10,21 @@ use serde_json::{Value, json};
 
 use crate::common::Env;
 
-fn init(version: &str) -> String {
+pub(crate) fn init(version: &str) -> String {
     json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": version, "capabilities": {},
                    "clientInfo": {"name": "cli-test", "version": "1"}}})
     .to_string()
 }
 
-fn call(id: i64, tool: &str, args: Value) -> String {
+pub(crate) fn call(id: i64, tool: &str, args: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
            "params": {"name": tool, "arguments": args}})
     .to_string()
 }
 
 /// One whole session: write every line, close stdin, collect stdout lines.
-fn session(env: &Env, extra: &[&str], lines: &[String]) -> Vec<String> {
+pub(crate) fn session(env: &Env, extra: &[&str], lines: &[String]) -> Vec<String> {
     let out = env
         .cmd()
         .arg("mcp")

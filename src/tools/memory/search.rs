@@ -120,17 +120,7 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     };
     out.truncated = truncated;
     for h in hits {
-        let mut c = h.claim;
-        for s in [
-            &mut c.id,
-            &mut c.text,
-            &mut c.subject,
-            &mut c.claim_type,
-            &mut c.scope,
-            &mut c.status,
-        ] {
-            *s = crate::sanitize::clean(s, crate::sanitize::MAX_FIELD_CHARS);
-        }
+        let c = h.claim;
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
         let contested = c.status == "contested";
         let rendered = render::render(

@@ -119,6 +119,8 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 Some(n) => format!("[{}] {} — next: {n}", h.status, h.summary),
                 None => format!("[{}] {}", h.status, h.summary),
             };
+            // Each part passed the read boundary; the joined text is bounded again.
+            let text = crate::sanitize::clean(&text, crate::sanitize::MAX_FIELD_CHARS);
             entries.push(Entry {
                 at: h.at,
                 kind: "handoff".into(),
@@ -128,9 +130,6 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 text,
             });
         }
-    }
-    for e in &mut entries {
-        e.text = crate::sanitize::clean(&e.text, crate::sanitize::MAX_FIELD_CHARS);
     }
     entries.sort_by(|a, b| a.at.cmp(&b.at));
     (out.entries, out.truncated) = rules::cap(entries, limit);
