@@ -290,3 +290,45 @@ fn help_teaches_with_examples() {
     }
     env.cmd().arg("frobnicate").assert().code(2);
 }
+
+/// Ids and subjects that the sanitizer would change are refused, naming the code point.
+#[test]
+fn invisible_characters_in_ids_and_subjects_are_refused_by_name() {
+    let mut env = Env::new();
+    env.extra
+        .push(("CTXLAKE_AGENT_ID".into(), "agent\u{202E}a".into()));
+    env.cmd()
+        .args(["fleet", "status"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("U+202E RIGHT-TO-LEFT OVERRIDE"));
+    let env = Env::new();
+    env.cmd()
+        .args(["--fleet", "team\u{E0041}", "fleet", "status"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "U+E0041 TAG LATIN CAPITAL LETTER A",
+        ));
+    env.cmd()
+        .args([
+            "memory",
+            "propose",
+            "CI needs -D warnings",
+            "--type",
+            "environment",
+            "--subject",
+            "c\u{200B}i",
+            "--evidence-json",
+            &evidence(1),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("U+200B ZERO WIDTH SPACE"));
+    env.cmd()
+        .args(["memory", "timeline", "c\u{202E}i"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("U+202E RIGHT-TO-LEFT OVERRIDE"));
+    assert_eq!(env.json(&["spool", "check"])["total_records"], 0);
+}
