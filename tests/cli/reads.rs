@@ -115,3 +115,57 @@ fn planted_snapshot_text_reaches_neither_cli_nor_mcp() {
     assert_eq!(lines.len(), 3);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// A snapshot of `n` promoted claims that all match "widget flag".
+fn widgets(env: &Env, n: usize) {
+    let claims: Vec<ClaimRow> = (0..n)
+        .map(|i| ClaimRow {
+            id: format!("c{i:05}"),
+            text: format!("widget {i} requires flag alpha{i}"),
+            claim_type: "environment".into(),
+            subject: "widgets".into(),
+            scope: "fleet".into(),
+            status: "promoted".into(),
+            independent_sessions: 2,
+            confidence: 0.8,
+            created_at: "2026-11-01T00:00:00.000Z".into(),
+            promoted_at: None,
+            agent: "b".into(),
+            session: "s".into(),
+        })
+        .collect();
+    let dir = env.ctxlake_home().join("cache/default");
+    std::fs::create_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_file(dir.join("snapshot.bin"));
+    build(
+        &dir.join("snapshot.bin"),
+        "s",
+        "default",
+        "on",
+        &claims,
+        &[],
+    )
+    .unwrap();
+}
+
+/// `truncated` is true whenever more visible claims matched than were returned, at any
+/// k, a clamped one included; false when every match was returned.
+#[test]
+fn search_says_truncated_whenever_it_dropped_matches() {
+    let env = Env::new();
+    for n in [250usize, 1200] {
+        widgets(&env, n);
+        for k in ["10", "199", "200", "250", "500"] {
+            let v = env.json(&["memory", "search", "widget flag", "-k", k]);
+            let want = k.parse::<usize>().unwrap().min(200);
+            assert_eq!(v["results"].as_array().unwrap().len(), want, "n={n} k={k}");
+            assert_eq!(v["truncated"], true, "n={n} k={k}");
+        }
+    }
+    widgets(&env, 200);
+    for k in ["200", "500"] {
+        let v = env.json(&["memory", "search", "widget flag", "-k", k]);
+        assert_eq!(v["results"].as_array().unwrap().len(), 200, "k={k}");
+        assert_eq!(v["truncated"], false, "k={k}");
+    }
+}
