@@ -332,3 +332,42 @@ fn invisible_characters_in_ids_and_subjects_are_refused_by_name() {
         .stderr(predicates::str::contains("U+202E RIGHT-TO-LEFT OVERRIDE"));
     assert_eq!(env.json(&["spool", "check"])["total_records"], 0);
 }
+
+/// `limit`/`k` of 0 is refused naming the field and the range, on the CLI and over MCP.
+#[test]
+fn a_zero_row_count_is_refused_naming_the_field() {
+    let env = Env::new();
+    for (args, field) in [
+        (vec!["fleet", "history", "--limit", "0"], "limit"),
+        (vec!["memory", "timeline", "ci", "--limit", "0"], "limit"),
+        (vec!["memory", "list", "--limit", "0"], "limit"),
+        (vec!["memory", "search", "x", "-k", "0"], "k"),
+    ] {
+        env.cmd()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "`{field}` must be in 1..=200"
+            )));
+    }
+    let lines = crate::mcp::session(
+        &env,
+        &[],
+        &[
+            crate::mcp::init("2025-11-25"),
+            crate::mcp::call(1, "fleet_history", json!({"limit": 0})),
+            crate::mcp::call(2, "memory_timeline", json!({"subject": "ci", "limit": 0})),
+            crate::mcp::call(3, "memory_search", json!({"query": "x", "k": 0})),
+        ],
+    );
+    for (line, field) in lines[1..].iter().zip(["limit", "limit", "k"]) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["result"]["isError"], true, "{v}");
+        let text = v["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("`{field}` must be in 1..=200")),
+            "{text}"
+        );
+    }
+}

@@ -76,7 +76,7 @@ pub struct Hit {
 
 pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
-    let k = rules::clamp(input.k, rules::DEFAULT_K);
+    let k = rules::clamp("k", input.k, rules::DEFAULT_K)?;
     let mut out = SearchOutput {
         fleet: fleet.clone(),
         query: input.query.clone(),

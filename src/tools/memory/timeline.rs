@@ -60,7 +60,7 @@ pub struct Entry {
 pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
     crate::scope::validate_subject(&input.subject)?;
-    let limit = rules::clamp(input.limit, rules::DEFAULT_LIMIT);
+    let limit = rules::clamp("limit", input.limit, rules::DEFAULT_LIMIT)?;
     let since = match &input.since {
         Some(s) => Some(crate::time::format_ms(crate::time::parse_since(
             s,
