@@ -115,6 +115,37 @@ pub struct Pipeline {
 pub struct Read<T> {
     pub data: Option<T>,
     pub note: Option<String>,
+    /// Why there is no data, for a header that must not call a corrupt cache missing.
+    pub problem: Option<Problem>,
+}
+
+/// Why a cache file gave no data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    Missing,
+    Unreadable,
+    Corrupt,
+    Misshapen,
+}
+
+impl Problem {
+    /// The state in a few words, with the fix: `cache is corrupt: run …`.
+    pub fn headline(self) -> &'static str {
+        match self {
+            Problem::Missing => "no cache yet",
+            Problem::Unreadable => "cache is unreadable (see the note)",
+            Problem::Corrupt => "cache is corrupt: run `ctxlake sync` to rebuild it",
+            Problem::Misshapen => "cache has an unexpected shape: run `ctxlake sync` to rebuild it",
+        }
+    }
+}
+
+fn failed<T>(problem: Problem, note: String) -> Read<T> {
+    Read {
+        data: None,
+        note: Some(note),
+        problem: Some(problem),
+    }
 }
 
 /// Read, decode and sanitize `cache/<fleet>/<name>`.
@@ -126,19 +157,19 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Read {
-                data: None,
-                note: Some(format!(
+            return failed(
+                Problem::Missing,
+                format!(
                     "no cache at `{}` yet: run `ctxlake sync` (or start `ctxlake sync --watch`)",
                     path.display()
-                )),
-            };
+                ),
+            );
         }
         Err(e) => {
-            return Read {
-                data: None,
-                note: Some(format!("cache `{}` is unreadable ({e})", path.display())),
-            };
+            return failed(
+                Problem::Unreadable,
+                format!("cache `{}` is unreadable ({e})", path.display()),
+            );
         }
     };
     match serde_json::from_slice::<T>(&bytes) {
@@ -147,22 +178,23 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
             Read {
                 data: Some(d),
                 note: None,
+                problem: None,
             }
         }
-        Err(e) if e.is_syntax() || e.is_eof() => Read {
-            data: None,
-            note: Some(format!(
+        Err(e) if e.is_syntax() || e.is_eof() => failed(
+            Problem::Corrupt,
+            format!(
                 "cache `{}` is corrupt ({e}); run `ctxlake sync` to rebuild it",
                 path.display()
-            )),
-        },
-        Err(e) => Read {
-            data: None,
-            note: Some(format!(
+            ),
+        ),
+        Err(e) => failed(
+            Problem::Misshapen,
+            format!(
                 "cache `{}` has an unexpected shape ({e}); run `ctxlake sync` to rebuild it",
                 path.display()
-            )),
-        },
+            ),
+        ),
     }
 }
 

@@ -371,3 +371,20 @@ fn a_zero_row_count_is_refused_naming_the_field() {
         );
     }
 }
+
+/// A corrupt cache is called corrupt, with the fix, never "no cache yet".
+#[test]
+fn human_status_says_the_cache_is_corrupt_and_how_to_fix_it() {
+    let env = Env::new();
+    env.write("cache/default/roster.json", "{torn");
+    for args in [["fleet", "status"].as_slice(), ["status"].as_slice()] {
+        let out = env.cmd().args(args).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains("no cache yet"), "{args:?}: {text}");
+        assert!(
+            text.contains("cache is corrupt: run `ctxlake sync` to rebuild it"),
+            "{args:?}: {text}"
+        );
+    }
+}
