@@ -388,3 +388,53 @@ fn human_status_says_the_cache_is_corrupt_and_how_to_fix_it() {
         );
     }
 }
+
+/// `-q` silences every note, the "nothing is granted" one included; the data stays.
+#[test]
+fn quiet_silences_the_queued_note() {
+    let env = Env::new();
+    let loud = env
+        .cmd()
+        .args(["fleet", "claim", "src/x.rs", "--reason", "r"])
+        .output()
+        .unwrap();
+    let all = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+    };
+    assert!(all(&loud).contains("nothing is granted"), "{}", all(&loud));
+    let quiet = env
+        .cmd()
+        .args(["fleet", "claim", "src/x.rs", "--reason", "r", "-q"])
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(
+        !all(&quiet).contains("nothing is granted"),
+        "{}",
+        all(&quiet)
+    );
+    assert!(String::from_utf8_lossy(&quiet.stdout).starts_with("queued "));
+}
+
+/// `--json` on a command that is no MCP tool does not claim to print a tool's output.
+#[test]
+fn json_help_does_not_promise_a_tool_payload_for_non_tools() {
+    let env = Env::new();
+    for args in [
+        vec!["init", "--help"],
+        vec!["install", "--help"],
+        vec!["mcp", "status", "--help"],
+    ] {
+        let out = env.cmd().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .skip_while(|l| !l.contains("--json"))
+            .take(3)
+            .collect::<String>();
+        assert!(
+            !line.contains("exactly the MCP tool's structuredContent"),
+            "{args:?}: {line}"
+        );
+    }
+}

@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::{Error, Result};
 
 /// Decide on a claim by hand (queued; `maint` applies it; a person's word is final)
@@ -42,5 +42,5 @@ pub fn run(action: &str, args: OperatorArgs, g: &GlobalArgs) -> Result<()> {
     }
     let payload = json!({ "action": action, "claim_id": args.id, "reason": args.reason });
     let out = crate::tools::queue::write(&ctx, &fleet, "memory_operator", payload)?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }
