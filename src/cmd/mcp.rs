@@ -54,6 +54,7 @@ fn serve(g: &GlobalArgs) -> Result<()> {
     if fleet_on_command_line(std::env::args_os()) {
         ctx.pinned_fleet = Some(ctx.scope.fleet.clone());
     }
+    crate::mcp::log::prune(&ctx.paths, ctx.config.mcp_log_days, ctx.now_ms());
     let _registration = status::register(&ctx);
     crate::mcp::serve(&ctx, io::stdin().lock(), io::stdout().lock())
         .map_err(|e| Error::storage("io", "the MCP connection failed").source(e))

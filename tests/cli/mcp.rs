@@ -255,3 +255,20 @@ fn tools_list_matches_its_snapshot() {
         path.display()
     );
 }
+
+/// The call log keeps `[mcp] log_days` days (default 30): older files go at server start.
+#[test]
+fn old_call_logs_are_pruned_at_start() {
+    let env = Env::new();
+    let today = ctxlake::time::date_of(ctxlake::time::now_ms());
+    let old = env.write("logs/mcp-2020-01-01.jsonl", "{}\n");
+    let recent = env.write(&format!("logs/mcp-{today}.jsonl"), "{}\n");
+    let other = env.write("logs/notes.txt", "mine\n");
+    env.write("config.toml", "[mcp]\nlog_days = 100000\n");
+    session(&env, &[], &[init("2025-11-25")]);
+    assert!(old.exists(), "a configured 100000 days keeps 2020");
+    env.write("config.toml", "# defaults\n");
+    session(&env, &[], &[init("2025-11-25")]);
+    assert!(!old.exists(), "30 days by default");
+    assert!(recent.exists() && other.exists());
+}
