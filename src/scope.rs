@@ -24,30 +24,53 @@ pub struct ScopeFlags {
 
 impl Scope {
     pub fn resolve(flags: &ScopeFlags, config: &Config) -> Result<Scope> {
-        let fleet = flags
-            .fleet
-            .clone()
-            .or_else(|| var(env::FLEET_ID))
-            .or_else(|| config.fleet.clone())
-            .unwrap_or_else(|| DEFAULT_FLEET.to_string());
-        let agent = flags
-            .agent
-            .clone()
-            .or_else(|| var(env::AGENT_ID))
-            .or_else(|| config.agent.clone())
-            .unwrap_or_else(default_agent);
+        let fleet = pick("fleet", &flags.fleet, env::FLEET_ID, &config.fleet)
+            .unwrap_or_else(|| (DEFAULT_FLEET.to_string(), None));
+        let agent = pick("agent", &flags.agent, env::AGENT_ID, &config.agent)
+            .unwrap_or_else(|| (default_agent(), None));
         // A person at the terminal is one stable claimant per agent, so a `release`
         // frees what an earlier `claim` took; `ctxlake mcp` mints a session per process.
-        let session = var(env::SESSION_ID).unwrap_or_else(|| DEFAULT_SESSION.to_string());
-        validate_id("fleet", &fleet)?;
-        validate_id("agent", &agent)?;
-        validate_id("session", &session)?;
+        let session = match var(env::SESSION_ID) {
+            Some(s) => (s, Some(env::SESSION_ID.to_string())),
+            None => (DEFAULT_SESSION.to_string(), None),
+        };
+        for (what, (id, from)) in [("fleet", &fleet), ("agent", &agent), ("session", &session)] {
+            validate_id(what, id).map_err(|e| naming_the_setting(e, from.as_deref()))?;
+        }
         Ok(Scope {
-            fleet,
-            agent,
-            session,
+            fleet: fleet.0,
+            agent: agent.0,
+            session: session.0,
         })
     }
+}
+
+/// flag > env > config, with the setting the value came from (clap fills the flag from
+/// the env variable, so a flag value may come from either).
+fn pick(
+    what: &str,
+    flag: &Option<String>,
+    env_var: &str,
+    config: &Option<String>,
+) -> Option<(String, Option<String>)> {
+    if let Some(v) = flag {
+        return Some((v.clone(), Some(format!("`--{what}` or {env_var}"))));
+    }
+    if let Some(v) = var(env_var) {
+        return Some((v, Some(env_var.to_string())));
+    }
+    config
+        .clone()
+        .map(|v| (v, Some(format!("`{what}` in config.toml"))))
+}
+
+/// An invalid id says which setting to fix.
+fn naming_the_setting(mut e: Error, from: Option<&str>) -> Error {
+    if let Some(from) = from {
+        e.message = format!("{} (set by {from})", e.message);
+        e.hint = e.hint.map(|h| format!("fix {from}: {h}"));
+    }
+    e
 }
 
 /// Ids become file names and lake keys: refuse anything that could escape a directory
