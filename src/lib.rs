@@ -6,6 +6,7 @@ pub mod clean;
 pub mod cmd;
 pub mod config;
 pub mod ctx;
+pub mod digest;
 pub mod error;
 pub mod fleet;
 pub mod fsutil;
