@@ -96,7 +96,6 @@ impl Clean for Handoffs {
                 &mut h.agent,
                 &mut h.session,
                 &mut h.summary,
-                &mut h.status,
             ] {
                 clean_str(s);
             }

@@ -20,7 +20,7 @@ pub const QUEUED: &str =
 /// refused rather than quietly read as 1.
 pub fn clamp(field: &str, requested: Option<u32>, default: u32) -> Result<usize> {
     match requested {
-        Some(0) => Err(Error::usage(
+        Some(0) => Err(Error::bad_arguments(
             "invalid_arguments",
             format!("`{field}` must be in 1..={MAX_ROWS}, got 0"),
         )

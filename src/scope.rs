@@ -105,7 +105,7 @@ pub fn validate_id(what: &str, id: &str) -> Result<()> {
 }
 
 fn refuse_id(what: &str, id: &str, problem: &str) -> Error {
-    Error::usage(
+    Error::bad_arguments(
         "invalid_id",
         format!("{what} id `{}` {problem}", id.escape_debug()),
     )
@@ -119,7 +119,7 @@ fn refuse_id(what: &str, id: &str, problem: &str) -> Error {
 pub fn validate_subject(subject: &str) -> Result<()> {
     match hidden(subject) {
         None => Ok(()),
-        Some(p) => Err(Error::usage(
+        Some(p) => Err(Error::bad_arguments(
             "invalid_id",
             format!("subject `{}` {p}", subject.escape_debug()),
         )

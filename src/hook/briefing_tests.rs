@@ -63,9 +63,9 @@ fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
         agent: "agent-1".into(),
         session: "s1".into(),
         summary: format!("left auth half done {evil}"),
-        status: "blocked".into(),
+        status: crate::fleet::handoff::HandoffStatus::Blocked,
         next: Some("finish the token refresh".into()),
-        ..HandoffNote::default()
+        repo: None,
     };
     write(
         c,
