@@ -25,6 +25,8 @@ mod reads;
 mod spool;
 #[path = "cli/tools.rs"]
 mod tools;
+#[path = "cli/usage.rs"]
+mod usage;
 
 /// A test file that is not declared above would silently never run.
 #[test]
