@@ -174,5 +174,13 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         crate::spool::RecordKind::MemoryShown,
         json!({ "claim_ids": ids }),
     );
-    let _ = crate::spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), false);
+    // A read never waits on a writer: past a short try the record overflows.
+    let wait = crate::spool::Wait::Overflow(crate::spool::QUICK_WAIT);
+    let _ = crate::spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        ctx.spool_limits(),
+        false,
+        wait,
+    );
 }
