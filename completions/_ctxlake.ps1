@@ -242,7 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;list' {
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'proposed, promoted, contested or retired (default: all)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only claims with this status (default: all)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Rows (default 50, at most 200)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')

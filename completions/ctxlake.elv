@@ -220,7 +220,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;list'= {
-            cand --status 'proposed, promoted, contested or retired (default: all)'
+            cand --status 'Only claims with this status (default: all)'
             cand --limit 'Rows (default 50, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'

@@ -164,7 +164,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'proposed, promoted, contested or retired (default: all)' -r -f -a "proposed\t''
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'Only claims with this status (default: all)' -r -f -a "proposed\t''
 promoted\t''
 contested\t''
 retired\t''"

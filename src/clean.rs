@@ -123,10 +123,7 @@ impl Clean for ClaimRow {
         for s in [
             &mut self.id,
             &mut self.text,
-            &mut self.claim_type,
             &mut self.subject,
-            &mut self.scope,
-            &mut self.status,
             &mut self.created_at,
             &mut self.agent,
             &mut self.session,
@@ -159,6 +156,7 @@ mod tests {
     use crate::snapshot::{Snapshot, build::build, top::top};
 
     use super::*;
+    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
     const PLANTED: &str = "\u{202E}\u{E0041}";
 
@@ -174,10 +172,10 @@ mod tests {
         let claim = ClaimRow {
             id: planted("c1"),
             text: planted("widget needs port 8080"),
-            claim_type: planted("environment"),
+            claim_type: ClaimType::Environment,
             subject: planted("widgets"),
-            scope: planted("fleet"),
-            status: "promoted".into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::Promoted,
             independent_sessions: 2,
             confidence: 0.8,
             created_at: planted("2026-11-01"),

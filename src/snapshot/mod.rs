@@ -10,6 +10,7 @@ use crate::clean::{Clean, clean_str};
 use crate::error::{Error, Result};
 
 pub mod build;
+mod columns;
 pub mod embed;
 pub mod search;
 pub mod top;
@@ -96,9 +97,15 @@ pub(crate) fn query_error(e: rusqlite::Error) -> Error {
 
 /// Decoded rows through the read boundary: every reader returns rows this made.
 pub(crate) fn cleaned<T: Clean>(rows: impl Iterator<Item = rusqlite::Result<T>>) -> Result<Vec<T>> {
-    let mut rows: Vec<T> = rows
-        .collect::<std::result::Result<_, _>>()
-        .map_err(query_error)?;
-    rows.clean();
-    Ok(rows)
+    let mut out = Vec::new();
+    for r in rows {
+        match r {
+            Ok(row) => out.push(row),
+            // A type or status this build does not know (a newer writer's) skips its row.
+            Err(rusqlite::Error::FromSqlConversionFailure(..)) => {}
+            Err(e) => return Err(query_error(e)),
+        }
+    }
+    out.clean();
+    Ok(out)
 }

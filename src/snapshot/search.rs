@@ -18,6 +18,7 @@ use super::embed::{Embedder, HashEmbedder, cosine_q};
 use super::{Snapshot, cleaned, query_error as sql};
 use crate::clean::Clean;
 use crate::error::Result;
+use crate::memory::kinds::ClaimStatus;
 
 const LEXICAL_CANDIDATES: usize = 200;
 const MIN_COSINE: f32 = 0.3;
@@ -189,7 +190,7 @@ fn fetch(
 }
 
 /// Every claim (any status or visibility), for operators; newest first.
-pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<ClaimRow>> {
+pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<Vec<ClaimRow>> {
     let where_ = if status.is_some() {
         "WHERE status = ?1"
     } else {
@@ -239,15 +240,16 @@ pub fn timeline(
 mod tests {
     use super::super::build::build;
     use super::*;
+    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
     fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
         ClaimRow {
             id: id.into(),
             text: text.into(),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: subject.into(),
-            scope: "fleet".into(),
-            status: status.into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::parse(status).unwrap(),
             independent_sessions: 2,
             confidence: 0.8,
             created_at: "2026-11-01T00:00:00.000Z".into(),
@@ -311,5 +313,28 @@ mod tests {
         build(&shadow, "snap2", "f", "shadow", &claims, &[]).unwrap();
         let (none, _) = search(&Snapshot::open(&shadow).unwrap(), &q("cargo", 10)).unwrap();
         assert!(none.is_empty());
+    }
+
+    /// A status this build does not know (a newer writer's) skips its own row, not the read.
+    #[test]
+    fn an_unknown_status_skips_only_its_row() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.sqlite");
+        let claims = vec![
+            claim("c1", "postgres needs port 5433", "db", "promoted"),
+            claim("c2", "postgres runs in docker", "db", "promoted"),
+        ];
+        build(&p, "snap", "f", "on", &claims, &[]).unwrap();
+        rusqlite::Connection::open(&p)
+            .unwrap()
+            .execute("UPDATE claims SET status = 'disputed' WHERE id = 'c1'", [])
+            .unwrap();
+        let snap = Snapshot::open(&p).unwrap();
+        let rows = list(&snap, None, 10).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            ["c2"]
+        );
+        assert_eq!(crate::snapshot::top::top(&snap, 5).unwrap().len(), 1);
     }
 }

@@ -41,6 +41,7 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
 mod tests {
     use super::super::build::build;
     use super::*;
+    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
     #[test]
     fn strongest_visible_first() {
@@ -49,10 +50,10 @@ mod tests {
         let c = |id: &str, n: u32, conf: f64, status: &str| ClaimRow {
             id: id.into(),
             text: format!("claim {id}"),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: "s".into(),
-            scope: "fleet".into(),
-            status: status.into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::parse(status).unwrap(),
             independent_sessions: n,
             confidence: conf,
             created_at: "2026-11-01T00:00:00Z".into(),

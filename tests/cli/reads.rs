@@ -1,6 +1,7 @@
 //! The read boundary: text planted in a snapshot row (a bidi override, a Unicode tag
 //! character) never reaches an agent, through the CLI's `--json` or through MCP.
 
+use ctxlake::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use ctxlake::snapshot::build::{ClaimRow, EventRow, build};
 use serde_json::{Value, json};
 
@@ -22,10 +23,10 @@ fn plant_snapshot(env: &Env) {
     let claim = ClaimRow {
         id: planted("c-widget-1"),
         text: format!("widget {} requires port 8080", planted("alpha")),
-        claim_type: planted("environment"),
+        claim_type: ClaimType::Environment,
         subject: planted("widgets"),
-        scope: planted("fleet"),
-        status: "promoted".into(),
+        scope: ClaimScope::Fleet,
+        status: ClaimStatus::Promoted,
         independent_sessions: 2,
         confidence: 0.8,
         created_at: planted("2026-11-01T00:00:00.000Z"),
@@ -122,10 +123,10 @@ fn widgets(env: &Env, n: usize) {
         .map(|i| ClaimRow {
             id: format!("c{i:05}"),
             text: format!("widget {i} requires flag alpha{i}"),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: "widgets".into(),
-            scope: "fleet".into(),
-            status: "promoted".into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::Promoted,
             independent_sessions: 2,
             confidence: 0.8,
             created_at: "2026-11-01T00:00:00.000Z".into(),

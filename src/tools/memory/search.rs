@@ -123,15 +123,7 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     out.truncated = truncated;
     for h in hits {
         let c = h.claim;
-        // A value this build does not know (a newer writer's) skips its row: one odd
-        // claim never fails the whole search. The strings passed the read boundary.
-        let (Some(claim_type), Some(scope), Some(status)) = (
-            ClaimType::parse(&c.claim_type),
-            ClaimScope::parse(&c.scope),
-            ClaimStatus::parse(&c.status),
-        ) else {
-            continue;
-        };
+        let (claim_type, scope, status) = (c.claim_type, c.scope, c.status);
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
         let contested = status == ClaimStatus::Contested;
         let rendered = render::render(
