@@ -21,3 +21,6 @@ pub mod spool;
 pub mod time;
 pub mod tools;
 pub mod ulid;
+
+#[cfg(test)]
+mod proptests;
