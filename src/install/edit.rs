@@ -161,6 +161,10 @@ fn uninstall_json(
     }
     let had_hooks =
         matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if !m.is_empty());
+    // With a record of what install created, `prune` drops exactly that and a container the
+    // user had (even an empty one) stays. Without one (state lost), containers our removal
+    // empties go too.
+    let unrecorded = created.is_empty();
     if !t.hooks.is_empty() {
         let events: Vec<String> = match doc.value(&jsonc::keys(&["hooks"])) {
             Some(Value::Object(m)) => m.keys().cloned().collect(),
@@ -171,8 +175,8 @@ fn uninstall_json(
             let Some(Value::Array(items)) = doc.value(&p) else {
                 continue;
             };
-            // An event list that held only our entries goes with them, recorded or not.
-            if !items.is_empty() && items.iter().all(|i| all_ours(i, ours)) {
+            // Unrecorded, an event list that held only our entries goes with them.
+            if unrecorded && !items.is_empty() && items.iter().all(|i| all_ours(i, ours)) {
                 doc.remove(&p);
                 continue;
             }
@@ -193,7 +197,7 @@ fn uninstall_json(
     }
     let now_empty =
         matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if m.is_empty());
-    if had_hooks && now_empty {
+    if unrecorded && had_hooks && now_empty {
         doc.remove(&jsonc::keys(&["hooks"]));
     }
     prune(&mut doc, created);

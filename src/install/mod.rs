@@ -6,6 +6,8 @@ mod edit;
 pub mod env;
 pub mod jsonc;
 mod plan;
+#[cfg(test)]
+mod props;
 pub mod render;
 pub mod runtimes;
 pub mod state;

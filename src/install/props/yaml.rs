@@ -1,0 +1,1 @@
+//! Hermes `config.yaml`: written in the next commit.
