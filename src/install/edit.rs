@@ -136,12 +136,13 @@ pub fn uninstall(
             };
             toml::remove(text, path[0], NAME).map_err(Problem::Shape)
         }
+        // In the reverse order of `install`, so each block's separating blank line goes too.
         Format::Yaml => {
-            let mut out = text.to_string();
+            let mut out = yaml::remove_hooks(text, ours, created)?;
             if let Some((path, _)) = &t.mcp {
                 out = yaml::remove(&out, path[0], NAME, drops(path[0]))?;
             }
-            Ok(yaml::remove_hooks(&out, ours, created)?)
+            Ok(out)
         }
         Format::Json => uninstall_json(t, text, created, ours),
     }
