@@ -88,7 +88,7 @@ fn parent(path: &Path) -> &Path {
 pub fn nonce() -> String {
     let mut b = [0u8; 6];
     crate::ulid::fill_random(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    crate::digest::hex(&b)
 }
 
 #[cfg(test)]

@@ -204,6 +204,19 @@ fn truncate_with_marker(out: &mut String, max_chars: usize) {
     out.push_str(TRUNCATED_MARKER);
 }
 
+/// Cut `s` to `max_chars` with the visible marker; `Some(original length)` when it cut.
+pub fn bound(s: &mut String, max_chars: usize) -> Option<usize> {
+    if s.len() <= max_chars {
+        return None;
+    }
+    let chars = s.chars().count();
+    if chars <= max_chars {
+        return None;
+    }
+    truncate_with_marker(s, max_chars);
+    Some(chars)
+}
+
 /// Clean every string in `value` (object keys and values, array items, any depth) in place.
 /// Returns how many code points were removed in total.
 pub fn clean_value(value: &mut Value, max_chars: usize) -> usize {

@@ -13,7 +13,6 @@ pub mod hook;
 pub mod init;
 pub mod install;
 pub mod maint;
-pub mod man;
 pub mod mcp;
 pub mod memory;
 pub mod service;
@@ -135,6 +134,15 @@ pub fn render_queued(q: &crate::tools::queue::Queued) -> String {
             "{} secret(s) were redacted before writing
 ",
             q.redacted
+        ));
+    }
+    for c in &q.truncated {
+        s.push_str(&format!(
+            "`{}` was cut from {} to {} characters (the limit is {} per field)\n",
+            c.field,
+            c.chars,
+            c.kept,
+            crate::rules::MAX_TEXT_CHARS
         ));
     }
     s.push_str("nothing is granted or shared until `ctxlake sync` applies it\n");

@@ -127,7 +127,7 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
         // The hook's session-start briefing, pre-rendered so the hook stays within budget.
         let mut fleet_ctx = ctx.clone();
         fleet_ctx.scope.fleet = f;
-        crate::hook::briefing::write_material(&fleet_ctx)?;
+        crate::fleet::briefing::write(&fleet_ctx)?;
     }
     Ok(SyncOutput {
         store: store.url(),

@@ -2,24 +2,23 @@
 //! handoffs, and at most 5 promoted claims with attribution — sanitized, and capped so
 //! it never crowds the model's context (each section has its own share of the cap).
 
-use serde::{Deserialize, Serialize};
-
-use crate::cache::{self, Handoffs, History, Roster};
+use crate::cache::{self, Read};
+use crate::ctx::Ctx;
+use crate::fleet::briefing::{
+    self as material, CLAIM_TEXT_CHARS, LINE_CHARS, MAX_CLAIMS, Material, RepoLine,
+};
+use crate::memory::render;
 use crate::sanitize;
-use crate::snapshot::top::top;
-use crate::tools::Ctx;
-use crate::tools::fleet::leases::{self, State};
-use crate::tools::memory::{Opened, open_snapshot, render, shadow_note};
 
 /// The whole briefing never exceeds this many characters.
-pub const MAX_CHARS: usize = 2000;
-const LINE_CHARS: usize = 220;
-const MAX_CLAIMS: usize = 5;
+pub const MAX_CHARS: usize = 3000;
 // Shares of MAX_CHARS: who holds what matters most before the first edit.
 const HEAD_CHARS: usize = 300;
 const AGENT_CHARS: usize = 700;
 const HISTORY_CHARS: usize = 450;
-const CLAIM_CHARS: usize = 550;
+// Claims are budgeted by count, not characters: up to MAX_CLAIMS whole claims always fit.
+const CLAIM_CHARS: usize = 100 + MAX_CLAIMS * (80 + CLAIM_TEXT_CHARS + 4);
+const _: () = assert!(HEAD_CHARS + AGENT_CHARS + HISTORY_CHARS + CLAIM_CHARS <= MAX_CHARS);
 
 /// Lines kept within a character budget; whatever does not fit is dropped and marked.
 struct Section {
@@ -58,109 +57,34 @@ impl Section {
     }
 }
 
-/// What a briefing is made of, rendered line by line but not yet assembled for one
-/// caller. `ctxlake sync` writes it to `cache/<fleet>/briefing.json` so the hook reads a
-/// few KB instead of parsing the roster, resolving leases and opening the snapshot.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Material {
-    /// When the roster behind it was written.
-    pub generated_at: Option<String>,
-    /// How many agents are live (the lines below keep the most recently seen).
-    pub live: usize,
-    /// Live agents, most recently seen first.
-    pub agents: Vec<AgentLine>,
-    /// Newest first.
-    pub handoffs: Vec<RepoLine>,
-    /// Newest first.
-    pub sessions: Vec<RepoLine>,
-    /// Attribution line and text of the top promoted claims.
-    pub claims: Vec<(String, String)>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct AgentLine {
-    pub agent: String,
-    /// `[runtime] task — holds …`
-    pub rest: String,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct RepoLine {
-    pub repo: Option<String>,
-    pub line: String,
-}
-
-/// How many lines of each kind the material keeps (the sections cap them further).
-const KEEP_LINES: usize = 40;
-
 /// The briefing for `ctx.scope.fleet`, as seen from `repo` (the session's repository id).
-pub fn build(ctx: &Ctx, repo: Option<&str>) -> String {
+/// Material that `sync` wrote under another [`material::VERSION`] is not guessed at: the
+/// caller gets the header alone and a note for the hook log.
+pub fn build(ctx: &Ctx, repo: Option<&str>, notes: &mut Vec<String>) -> String {
     let now = ctx.now_ms();
-    let m = super::read_cache(ctx, cache::BRIEFING).unwrap_or_else(|| material(ctx, now));
+    let read: Read<Material> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::BRIEFING);
+    let m = match read.data {
+        Some(m) if m.version == material::VERSION => m,
+        Some(m) => {
+            notes.push(format!(
+                "briefing material is version {} but this build reads {}: header only until `ctxlake sync` rewrites it",
+                m.version,
+                material::VERSION
+            ));
+            return header_only(ctx, &m, now);
+        }
+        None => material::material(ctx, now),
+    };
     assemble(ctx, &m, repo, now)
 }
 
-/// Write `briefing.json` for `ctx.scope.fleet` (called by `ctxlake sync` after the mirror).
-pub fn write_material(ctx: &Ctx) -> crate::error::Result<()> {
-    let m = material(ctx, ctx.now_ms());
-    let bytes = serde_json::to_vec(&m).unwrap_or_default();
-    crate::fsutil::write_atomic(
-        &ctx.paths.cache_file(&ctx.scope.fleet, cache::BRIEFING),
-        &bytes,
-        0o600,
-    )
-}
-
-/// Render every line from the raw caches and the snapshot.
-pub fn material(ctx: &Ctx, now: i64) -> Material {
-    let roster: Option<Roster> = super::read_cache(ctx, cache::ROSTER);
-    let mut m = Material {
-        generated_at: roster.as_ref().map(|r| r.generated_at.clone()),
+fn header_only(ctx: &Ctx, m: &Material, now: i64) -> String {
+    let generated_at = m.generated_at.clone();
+    let bare = Material {
+        generated_at,
         ..Material::default()
     };
-    if let Some(r) = &roster {
-        (m.live, m.agents) = agents(ctx, r, now);
-    }
-    if let Some(h) = super::read_cache::<Handoffs>(ctx, cache::HANDOFFS) {
-        m.handoffs = h
-            .handoffs
-            .iter()
-            .take(KEEP_LINES)
-            .map(|n| {
-                let next = n
-                    .next
-                    .as_deref()
-                    .map(|x| format!(" — next: {x}"))
-                    .unwrap_or_default();
-                let day = n.at.get(..10).unwrap_or(&n.at);
-                RepoLine {
-                    repo: n.repo.clone(),
-                    line: format!("- {} {day} [{}] {}{next}", n.agent, n.status, n.summary),
-                }
-            })
-            .collect();
-    }
-    if let Some(h) = super::read_cache::<History>(ctx, cache::HISTORY) {
-        m.sessions = h
-            .sessions
-            .iter()
-            .take(KEEP_LINES)
-            .map(|x| {
-                let day = x.started_at.get(..10).unwrap_or(&x.started_at);
-                let files = if x.files_touched.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", x.files_touched.join(", "))
-                };
-                RepoLine {
-                    repo: x.repo.clone(),
-                    line: format!("- {} {day} {}{files}", x.agent, x.outcome),
-                }
-            })
-            .collect();
-    }
-    m.claims = claims(ctx);
-    m
+    assemble(ctx, &bare, None, now)
 }
 
 /// One caller's briefing: the head, the sections in their shares of the cap.
@@ -205,53 +129,6 @@ pub fn assemble(ctx: &Ctx, m: &Material, repo: Option<&str>, now: i64) -> String
     sanitize::clean(&text, MAX_CHARS)
 }
 
-fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> (usize, Vec<AgentLine>) {
-    let lake_now = now + roster.lake_clock_offset_ms;
-    let idle_ms = ctx.config.idle_secs as i64 * 1000;
-    let standing = leases::resolve(&roster.agents, lake_now);
-    let mut live: Vec<(usize, &cache::Presence)> = roster
-        .agents
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| {
-            let seen = crate::time::parse_rfc3339(&p.last_seen).unwrap_or(i64::MIN);
-            lake_now.saturating_sub(seen) <= idle_ms
-        })
-        .collect();
-    live.sort_by(|a, b| b.1.last_seen.cmp(&a.1.last_seen));
-    let count = live.len();
-    let mut out = Vec::new();
-    for (ai, p) in live.into_iter().take(KEEP_LINES) {
-        let mut held: Vec<String> = Vec::new();
-        for st in standing.iter().filter(|st| st.agent == ai) {
-            let l = &p.leases[st.lease];
-            let until = l.expires_at.get(11..16).unwrap_or(&l.expires_at);
-            let mark = match &st.state {
-                State::Held => "",
-                State::Contended(..) => " (contended)",
-            };
-            held.push(format!("{}{mark} until {until}Z: {}", l.path, l.reason));
-        }
-        let runtime = p.runtime.as_deref().unwrap_or("?");
-        let task = p.task.as_deref().unwrap_or("no task given");
-        let holds = if held.is_empty() {
-            "holds nothing".to_string()
-        } else {
-            let more = held.len().saturating_sub(3);
-            let mut h = format!("holds {}", held[..held.len().min(3)].join("; "));
-            if more > 0 {
-                h.push_str(&format!("; +{more} more"));
-            }
-            h
-        };
-        out.push(AgentLine {
-            agent: p.agent.clone(),
-            rest: format!("[{runtime}] {task} — {holds}"),
-        });
-    }
-    (count, out)
-}
-
 fn history(m: &Material, repo: Option<&str>) -> String {
     let here = |r: &Option<String>| repo.is_some() && r.as_deref() == repo;
     let mut s = Section::new(HISTORY_CHARS);
@@ -273,41 +150,13 @@ fn history(m: &Material, repo: Option<&str>) -> String {
     s.into_text()
 }
 
-/// The top promoted claims with attribution, unless memory is not agent-visible.
-fn claims(ctx: &Ctx) -> Vec<(String, String)> {
-    let Opened::Ready(snap) = open_snapshot(ctx, &ctx.scope.fleet) else {
-        return Vec::new();
-    };
-    if shadow_note(ctx, &snap).is_some() {
-        return Vec::new();
-    }
-    let Ok(rows) = top(&snap, MAX_CLAIMS) else {
-        return Vec::new();
-    };
-    rows.into_iter()
-        .map(|c| {
-            let date = c.promoted_at.as_deref().unwrap_or(&c.created_at);
-            let text = render::render(
-                &sanitize::clean(&c.id, 64),
-                date,
-                c.independent_sessions,
-                c.confidence,
-                c.status == "contested",
-                &sanitize::clean(&c.text, LINE_CHARS),
-            );
-            let (attribution, body) = text.split_once('\n').unwrap_or((&text, ""));
-            (attribution.to_string(), body.to_string())
-        })
-        .collect()
-}
-
 fn claims_text(ctx: &Ctx, m: &Material) -> String {
     if ctx.config.memory_mode != crate::config::MemoryMode::On || m.claims.is_empty() {
         return String::new();
     }
     let mut s = Section::new(CLAIM_CHARS);
     s.push(render::HEADING);
-    for (attribution, body) in &m.claims {
+    for (attribution, body) in m.claims.iter().take(MAX_CLAIMS) {
         // A claim goes in whole or not at all: an attribution without its text misleads.
         if s.used + attribution.chars().count() + body.chars().count() + 2 > s.limit {
             s.cut = true;

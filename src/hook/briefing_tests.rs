@@ -1,7 +1,7 @@
 //! The briefing: content, sanitizing, and the size cap under a large fleet.
 
 use super::*;
-use crate::cache::{HandoffNote, Lease, Presence};
+use crate::cache::{HandoffNote, Handoffs, Lease, Presence, Roster};
 use crate::config::Config;
 use crate::paths::Paths;
 use crate::scope::Scope;
@@ -18,7 +18,12 @@ fn ctx(home: &std::path::Path) -> Ctx {
         },
         pinned_fleet: None,
         cwd: home.to_path_buf(),
+        clock: crate::ctx::Clock::System,
     }
+}
+
+fn b(c: &Ctx) -> String {
+    build(c, None, &mut Vec::new())
 }
 
 fn write(c: &Ctx, name: &str, v: &impl serde::Serialize) {
@@ -97,7 +102,7 @@ fn snapshot(c: &Ctx, n: usize) {
 #[test]
 fn empty_cache_still_briefs_briefly() {
     let d = tempfile::tempdir().unwrap();
-    let b = build(&ctx(d.path()), None);
+    let b = b(&ctx(d.path()));
     assert!(b.contains("no fleet state cached yet"), "{b}");
     assert!(b.contains("advisory"));
     assert!(b.chars().count() < 400);
@@ -109,7 +114,7 @@ fn agents_handoffs_and_at_most_five_attributed_claims() {
     let c = ctx(d.path());
     populate(&c, 3, 2, "");
     snapshot(&c, 8);
-    let b = build(&c, None);
+    let b = b(&c);
     assert!(b.contains("Live agents (3):"), "{b}");
     assert!(b.contains("agent-0 [claude-code] task 0"), "{b}");
     assert!(b.contains("holds src/m0/f0.rs until"), "{b}");
@@ -130,7 +135,7 @@ fn capped_and_sanitized_under_a_big_fleet() {
     let evil = "\u{1b}[2J\u{200b}\u{e0041}".repeat(50) + &"x".repeat(5000);
     populate(&c, 50, 10, &evil);
     snapshot(&c, 50);
-    let b = build(&c, None);
+    let b = b(&c);
     assert!(
         b.chars().count() <= MAX_CHARS,
         "{} chars",
@@ -150,11 +155,54 @@ fn pre_rendered_material_gives_the_same_briefing() {
     let c = ctx(d.path());
     populate(&c, 5, 3, "");
     snapshot(&c, 3);
-    let live = build(&c, None);
-    write_material(&c).unwrap();
+    let live = b(&c);
+    crate::fleet::briefing::write(&c).unwrap();
     assert!(c.paths.cache_file("f", cache::BRIEFING).exists());
-    assert_eq!(build(&c, None), live);
+    assert_eq!(b(&c), live);
     // Proof it is read: change the raw roster, the briefing stays what sync rendered.
     populate(&c, 1, 1, "");
-    assert_eq!(build(&c, None), live);
+    assert_eq!(b(&c), live);
+}
+
+/// Five short promoted claims all make the briefing, whole (a character budget once cut
+/// the fifth).
+#[test]
+fn five_short_claims_all_shown_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    populate(&c, 3, 2, "");
+    snapshot(&c, 5);
+    let text = b(&c);
+    for i in 0..5 {
+        assert!(
+            text.contains(&format!("[c{i}, ")),
+            "claim {i} missing: {text}"
+        );
+    }
+    assert!(
+        text.contains("claim number 4 says cargo test needs RUSTFLAGS evil"),
+        "{text}"
+    );
+    assert!(!text.contains(sanitize::TRUNCATED_MARKER), "{text}");
+}
+
+/// Material from another build is not guessed at: header only, and a note for the log.
+#[test]
+fn a_material_version_mismatch_gives_the_header_only() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    populate(&c, 3, 2, "");
+    snapshot(&c, 3);
+    crate::fleet::briefing::write(&c).unwrap();
+    let p = c.paths.cache_file("f", cache::BRIEFING);
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    v["version"] = serde_json::json!(crate::fleet::briefing::VERSION + 1);
+    std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+    let mut notes = Vec::new();
+    let text = build(&c, None, &mut notes);
+    assert!(text.contains("ctxlake fleet briefing"), "{text}");
+    assert!(!text.contains("Live agents"), "{text}");
+    assert!(!text.contains(render::HEADING), "{text}");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("version"), "{notes:?}");
 }

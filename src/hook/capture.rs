@@ -9,29 +9,27 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::payload::{Event, Runtime};
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::paths::Paths;
-use crate::redact::Redactor;
+use crate::scrub::scrub;
 use crate::spool::{self, Record};
-use crate::tools::Ctx;
 
 /// Longest string kept in a captured event (prompts, commands, errors).
 pub const FIELD_CHARS: usize = 2000;
 /// The file under `state/` counting events dropped because the spool was full.
 pub const DROPPED_FILE: &str = "hook-dropped.count";
 
-/// The spool record for `event`: scrubbed first (at full length, so a secret is never
-/// cut into an unrecognisable fragment), then sanitized and length-bounded.
+/// The spool record for `event`, its payload through the write boundary ([`scrub`]).
 pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Record {
     let mut payload = serde_json::to_value(event).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut payload {
         m.insert("runtime".into(), json!(runtime.as_str()));
     }
-    Redactor::global().redact_value(&mut payload);
-    crate::sanitize::clean_value(&mut payload, FIELD_CHARS);
+    scrub(&mut payload, FIELD_CHARS);
     Record {
         id: crate::ulid::new(),
-        ts: crate::time::now_rfc3339(),
+        ts: ctx.now_rfc3339(),
         fleet: ctx.scope.fleet.clone(),
         agent: ctx.scope.agent.clone(),
         session: session.to_string(),
@@ -49,7 +47,7 @@ pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Reco
 /// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson`. `Ok(false)`: dropped (full).
 pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<bool> {
     let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
-    let limits = crate::tools::queue::limits(ctx);
+    let limits = ctx.spool_limits();
     match spool::append(&path, rec, limits, false) {
         Ok(()) => Ok(true),
         Err(e) if e.code == "spool_full" => {

@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use crate::cache::{self, Lease, Presence, Roster};
+use crate::ctx::Ctx;
+use crate::fleet::leases::{self, State};
 use crate::repo;
-use crate::tools::Ctx;
-use crate::tools::fleet::leases::{self, State};
-use crate::tools::rules;
+use crate::rules;
 
 /// One lease in force over a path this call is about to write.
 #[derive(Debug, Clone, PartialEq)]

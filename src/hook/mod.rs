@@ -16,9 +16,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::config::Config;
+use crate::ctx::Ctx;
 use crate::paths::{Paths, env, var};
 use crate::scope::{Scope, ScopeFlags};
-use crate::tools::Ctx;
 use emit::Reply;
 use payload::{Event, Kind};
 
@@ -83,7 +83,7 @@ fn handle(
         Ok(false) => notes.push(format!("{} dropped: the hook spool is full", event.event)),
         Err(e) => notes.push(format!("{} not captured: {}", event.event, e.one_line())),
     }
-    Ok(respond(&ctx, runtime, &event))
+    Ok(respond(&ctx, runtime, &event, notes))
 }
 
 /// Read all of stdin up to [`MAX_STDIN`]; drain the rest so the runtime's write never
@@ -135,18 +135,19 @@ fn context(
         scope,
         pinned_fleet: None,
         cwd,
+        clock: crate::ctx::Clock::System,
     }
 }
 
 /// The briefing at session start (Hermes: its first `pre_llm_call`, the only hook whose
 /// context it injects), a collision verdict before a write, nothing otherwise.
-fn respond(ctx: &Ctx, runtime: Runtime, event: &Event) -> String {
+fn respond(ctx: &Ctx, runtime: Runtime, event: &Event, notes: &mut Vec<String>) -> String {
     let kind = event.kind.unwrap_or(Kind::Other);
     let first_hermes_turn =
         runtime == Runtime::Hermes && kind == Kind::Prompt && event.first_turn == Some(true);
     let reply = match kind {
-        Kind::SessionStart => Some(Reply::Context(briefing(ctx))),
-        Kind::Prompt if first_hermes_turn => Some(Reply::Context(briefing(ctx))),
+        Kind::SessionStart => Some(Reply::Context(briefing(ctx, notes))),
+        Kind::Prompt if first_hermes_turn => Some(Reply::Context(briefing(ctx, notes))),
         Kind::PreTool => collision::verdict(ctx, &event.paths, &ctx.cwd).map(|v| match v {
             collision::Verdict::Warn(t) => Reply::Warn(t),
             collision::Verdict::Block(t) => Reply::Block(t),
@@ -161,18 +162,9 @@ fn respond(ctx: &Ctx, runtime: Runtime, event: &Event) -> String {
     out
 }
 
-/// A cache file decoded straight into its type, or `None` when absent or unreadable.
-/// Unlike `cache::read` this skips cleaning every string up front (most of the hook's
-/// CPU with a 500-lease roster): the hook cleans every string it prints instead, which
-/// is where DESIGN §4 requires it ("cleaned at render time").
-pub(crate) fn read_cache<T: serde::de::DeserializeOwned>(ctx: &Ctx, name: &str) -> Option<T> {
-    let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, name)).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
-
-fn briefing(ctx: &Ctx) -> String {
+fn briefing(ctx: &Ctx, notes: &mut Vec<String>) -> String {
     let repo = crate::repo::discover(&ctx.cwd).map(|r| r.id);
-    briefing::build(ctx, repo.as_deref())
+    briefing::build(ctx, repo.as_deref(), notes)
 }
 
 /// The event name a runtime expects echoed back (its canonical name when the event

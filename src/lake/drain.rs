@@ -169,9 +169,10 @@ impl<'a> Applier<'a> {
 
     /// Returns false when the record had been applied before.
     fn apply(&mut self, mut rec: Record, is_hook: bool, report: &mut DrainReport) -> Result<bool> {
-        // Tier 2: the full rule set again before anything becomes permanent.
+        // The write boundary again before anything becomes permanent: a spool file may
+        // come from an older build, or from a writer that is not ctxlake at all.
         report.secrets_rescrubbed +=
-            crate::redact::Redactor::global().redact_value(&mut rec.payload);
+            crate::scrub::scrub(&mut rec.payload, crate::rules::MAX_TEXT_CHARS).redacted;
         if crate::scope::validate_id("fleet", &rec.fleet).is_err()
             || crate::scope::validate_id("agent", &rec.agent).is_err()
             || crate::scope::validate_id("session", &rec.session).is_err()

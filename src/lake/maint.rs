@@ -2,10 +2,9 @@
 //! creating the next numbered manifest. Idempotent by content: an unchanged state
 //! publishes nothing, and two hosts racing publish one manifest per sequence number.
 
-use sha2::{Digest, Sha256};
-
-use super::claims::{self, Manifest};
+use super::claims;
 use super::keys;
+use super::manifest::{self, Manifest};
 use super::store::{Created, Store};
 use crate::config::{Config, MemoryMode};
 use crate::error::{Error, Result};
@@ -32,7 +31,7 @@ pub fn maint(
     writer: &str,
 ) -> Result<MaintReport> {
     let events = claims::load_events(store, fleet)?;
-    let folded = claims::fold(&events);
+    let folded = crate::memory::gate::fold(&events);
     let count = |s: &str| folded.claims.iter().filter(|c| c.status == s).count();
     let mut report = MaintReport {
         fleet: fleet.into(),
@@ -48,9 +47,9 @@ pub fn maint(
     }
     let mode = config.memory_mode.as_str();
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
-    let snapshot_id = super::mirror::hex(&Sha256::digest(&state))[..16].to_string();
+    let snapshot_id = crate::digest::sha256_hex(&state)[..16].to_string();
     report.snapshot_id = Some(snapshot_id.clone());
-    let latest = claims::latest_manifest(store, fleet)?;
+    let latest = manifest::latest_manifest(store, fleet)?;
     if latest
         .as_ref()
         .is_some_and(|m| m.snapshot_id == snapshot_id)
@@ -79,7 +78,7 @@ pub fn maint(
     .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);
     let bytes = built?;
-    let sha = super::mirror::hex(&Sha256::digest(&bytes));
+    let sha = crate::digest::sha256_hex(&bytes);
     let key = keys::snapshot(fleet, &sha);
     store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
     store.flush()?;

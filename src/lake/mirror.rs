@@ -3,10 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use sha2::{Digest, Sha256};
-
-use super::claims::Manifest;
 use super::keys;
+use super::manifest::Manifest;
 use super::presence::PresenceObj;
 use super::store::Store;
 use crate::cache::{
@@ -208,7 +206,7 @@ fn sessions(
 
 /// Mirror the highest manifest's snapshot into `snapshot.bin` when it changed.
 fn mirror_snapshot(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<Manifest>> {
-    let Some(m) = super::claims::latest_manifest(store, fleet)? else {
+    let Some(m) = super::manifest::latest_manifest(store, fleet)? else {
         return Ok(None);
     };
     let bin = paths.snapshot_bin(fleet);
@@ -220,14 +218,10 @@ fn mirror_snapshot(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Opti
     let Some((bytes, _)) = store.get(&m.key)? else {
         return Ok(None);
     };
-    if hex(&Sha256::digest(&bytes)) != m.sha256 {
+    if crate::digest::sha256_hex(&bytes) != m.sha256 {
         // A torn or tampered object: keep the old mirror rather than publish garbage.
         return Ok(None);
     }
     crate::fsutil::write_atomic(&bin, &bytes, 0o600)?;
     Ok(Some(m))
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -12,6 +12,7 @@ pub mod digest;
 pub mod drain;
 pub mod keys;
 pub mod maint;
+pub mod manifest;
 pub mod mirror;
 pub mod presence;
 pub mod store;

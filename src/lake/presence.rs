@@ -60,7 +60,7 @@ impl PresenceObj {
                 let reason = p["reason"].as_str().unwrap_or_default().to_string();
                 let ttl = p["ttl_secs"]
                     .as_u64()
-                    .unwrap_or(crate::tools::rules::DEFAULT_TTL_SECS);
+                    .unwrap_or(crate::rules::DEFAULT_TTL_SECS);
                 let expires = crate::time::format_ms(lake_now_ms + ttl as i64 * 1000);
                 for path in p["paths"]
                     .as_array()

@@ -30,7 +30,7 @@ pub struct CallLine {
 
 pub fn args_hash(args: &Value) -> String {
     let digest = Sha256::digest(args.to_string().as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    crate::digest::hex(&digest[..8])
 }
 
 /// Append one line; a failure is reported on stderr and never ends the session.

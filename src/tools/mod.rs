@@ -1,70 +1,16 @@
 //! The eight tools: plain functions with typed input and output that never print.
 //! `registry()` is the one list both the CLI and the MCP server read.
 
-use std::path::PathBuf;
-
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
-use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::paths::Paths;
-use crate::scope::{Scope, ScopeFlags};
 
 pub mod fleet;
 pub mod memory;
 pub mod queue;
-pub mod rules;
 
-/// Everything a tool may look at: where files are, who is acting, and the pin.
-#[derive(Debug, Clone)]
-pub struct Ctx {
-    pub paths: Paths,
-    pub config: Config,
-    pub scope: Scope,
-    /// `ctxlake mcp --fleet X`: every other fleet is refused.
-    pub pinned_fleet: Option<String>,
-    pub cwd: PathBuf,
-}
-
-impl Ctx {
-    /// Paths and config from the environment, scope from flags > env > config > default.
-    pub fn load(flags: &ScopeFlags) -> Result<Ctx> {
-        let paths = Paths::from_env()?;
-        let config = Config::load(&paths.config_file())?;
-        let scope = Scope::resolve(flags, &config)?;
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        Ok(Ctx {
-            paths,
-            config,
-            scope,
-            pinned_fleet: None,
-            cwd,
-        })
-    }
-
-    /// The fleet a call acts in: the requested one (validated, and allowed by the pin) or ours.
-    pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
-        let fleet = requested.unwrap_or(&self.scope.fleet);
-        crate::scope::validate_id("fleet", fleet)?;
-        if let Some(pin) = &self.pinned_fleet
-            && pin != fleet
-        {
-            return Err(Error::refused(
-                "fleet_not_accessible",
-                format!(
-                    "fleet `{fleet}` is not accessible: this server is pinned to fleet `{pin}`"
-                ),
-            )
-            .hint(format!("omit `fleet` or pass `{pin}`")));
-        }
-        Ok(fleet.to_string())
-    }
-
-    pub fn now_ms(&self) -> i64 {
-        crate::time::now_ms()
-    }
-}
+pub use crate::ctx::Ctx;
 
 /// A tool as both surfaces see it.
 pub struct Tool {

@@ -1,12 +1,14 @@
-//! The write path every write tool shares: clean and scrub the arguments, then append
-//! one durable record to the fleet's spool. The answer says "queued", never "granted".
+//! The write path every write tool shares: the arguments pass the write boundary
+//! ([`crate::scrub`]), then one durable record goes to the fleet's spool. The answer says
+//! "queued", never "granted", and names every field the bound cut.
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::Ctx;
 use crate::error::Result;
-use crate::spool::{self, Limits, Record};
+use crate::scrub::{Cut, scrub};
+use crate::spool::{self, Record};
 
 /// What every write tool returns.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -20,21 +22,17 @@ pub struct Queued {
     pub session: String,
     /// Secrets replaced by `[REDACTED:<rule>]` before the write.
     pub redacted: usize,
+    /// Fields longer than the bound, cut with a visible `…[truncated]` marker (empty when
+    /// everything was kept whole).
+    pub truncated: Vec<Cut>,
     pub message: String,
-}
-
-pub fn limits(ctx: &Ctx) -> Limits {
-    Limits {
-        max_dir_bytes: ctx.config.spool_max_bytes,
-        rotate_bytes: ctx.config.spool_rotate_bytes,
-    }
 }
 
 /// A new spool record from this caller, stamped now.
 pub fn record(ctx: &Ctx, fleet: &str, kind: &str, payload: Value) -> Record {
     Record {
         id: crate::ulid::new(),
-        ts: crate::time::now_rfc3339(),
+        ts: ctx.now_rfc3339(),
         fleet: fleet.to_string(),
         agent: ctx.scope.agent.clone(),
         session: ctx.scope.session.clone(),
@@ -43,19 +41,19 @@ pub fn record(ctx: &Ctx, fleet: &str, kind: &str, payload: Value) -> Record {
     }
 }
 
-/// Clean (invisible text), scrub (secrets, recursively), and durably spool `payload`.
+/// Pass `payload` through the write boundary and durably spool it.
 pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Queued> {
-    crate::sanitize::clean_value(&mut payload, super::rules::MAX_TEXT_CHARS);
-    let redacted = crate::redact::Redactor::global().redact_value(&mut payload);
+    let scrubbed = scrub(&mut payload, crate::rules::MAX_TEXT_CHARS);
     let rec = record(ctx, fleet, kind, payload);
-    spool::append(&ctx.paths.spool_mcp(fleet), &rec, limits(ctx), true)?;
+    spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), true)?;
     Ok(Queued {
         status: "queued".into(),
         id: rec.id,
         fleet: rec.fleet,
         agent: rec.agent,
         session: rec.session,
-        redacted,
-        message: super::rules::QUEUED.into(),
+        redacted: scrubbed.redacted,
+        truncated: scrubbed.cut,
+        message: crate::rules::QUEUED.into(),
     })
 }

@@ -25,7 +25,7 @@ pub struct ClaimArgs {
     #[arg(long, short)]
     pub reason: String,
     /// Lease lifetime in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = crate::tools::rules::DEFAULT_TTL_SECS)]
+    #[arg(long, value_name = "SECS", default_value_t = crate::rules::DEFAULT_TTL_SECS)]
     pub ttl: u64,
 }
 

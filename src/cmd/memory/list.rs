@@ -49,7 +49,7 @@ pub struct Row {
 pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let fleet = ctx.fleet(None)?;
-    let limit = crate::tools::rules::clamp(args.limit, crate::tools::rules::DEFAULT_LIMIT);
+    let limit = crate::rules::clamp(args.limit, crate::rules::DEFAULT_LIMIT);
     let mut out = ListOutput {
         fleet: fleet.clone(),
         snapshot_id: None,

@@ -1,7 +1,8 @@
 //! Property tests of the config editors (issue 14 §2): for arbitrary valid documents in
-//! each format, with comments, indentation, key order and final newline varied, an install
-//! output parses (with an independent parser where one exists) and holds our entries, a
-//! second install changes nothing, and uninstall gives back the exact bytes.
+//! each format, with comments, indentation, key order and final newline varied, every edit
+//! output parses with the format's real parser (`validate`) and differs from its input in
+//! ctxlake's entries alone (`guard::check`), a second install changes nothing, and
+//! uninstall gives back the exact bytes.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -12,7 +13,9 @@ use proptest::test_runner::TestCaseError;
 
 use super::edit::{self, Created, Problem};
 use super::env::Env;
+use super::guard::{Direction, check};
 use super::runtimes::{ALL, EntryOpts, Format, Target, is_ours, targets};
+use super::validate;
 
 mod json;
 mod toml;
@@ -25,7 +28,7 @@ fn ours(cmd: &str) -> bool {
 }
 
 /// Every file every runtime edits (user and project scope, hooks on), by format.
-fn all_targets(format: Format) -> Vec<Target> {
+fn all_targets(formats: &[Format]) -> Vec<Target> {
     static ALL_TARGETS: OnceLock<Vec<Target>> = OnceLock::new();
     let all = ALL_TARGETS.get_or_init(|| {
         let env = Env {
@@ -49,11 +52,14 @@ fn all_targets(format: Format) -> Vec<Target> {
         }
         out
     });
-    all.iter().filter(|t| t.format == format).cloned().collect()
+    all.iter()
+        .filter(|t| formats.contains(&t.format))
+        .cloned()
+        .collect()
 }
 
-fn target(format: Format) -> impl Strategy<Value = Target> {
-    prop::sample::select(all_targets(format))
+fn target(formats: &[Format]) -> impl Strategy<Value = Target> {
+    prop::sample::select(all_targets(formats))
 }
 
 /// A comment line's text: things that look like syntax must stay comment.
@@ -68,7 +74,7 @@ fn comment_text() -> impl Strategy<Value = String> {
 
 fn fail(p: Problem) -> TestCaseError {
     match p {
-        Problem::Parse(e) => TestCaseError::fail(format!(
+        Problem::Parse(e) | Problem::Syntax(e) => TestCaseError::fail(format!(
             "valid input refused: {}:{}: {}",
             e.line, e.column, e.message
         )),
@@ -83,19 +89,29 @@ struct Cycle {
     back: String,
 }
 
-/// Install, check the output with `parses`, install again (nothing may change), then
-/// uninstall. `None` for a `Shape` refusal (a servers key that is not a table, …): nothing
-/// is written then, which is fine.
+/// The real parser's reading of `text`, which must succeed.
+fn real(t: &Target, text: &str) -> Result<serde_json::Value, TestCaseError> {
+    validate::parse(t.format, text)
+        .map_err(|e| TestCaseError::fail(format!("{}:{}: {}\n{text}", e.line, e.column, e.message)))
+}
+
+/// Install, check the output (real parser, guard, then `parses`), install again (nothing
+/// may change), then uninstall (real parser, guard). `None` for a `Shape` refusal (a
+/// servers key that is not a table, …): nothing is written then, which is fine.
 fn cycle(
     t: &Target,
     before: &str,
     parses: &dyn Fn(&str) -> Result<(), TestCaseError>,
 ) -> Result<Option<Cycle>, TestCaseError> {
+    let old = real(t, before)?;
     let (after, created) = match edit::install(t, before, &ours) {
         Ok(r) => r,
         Err(Problem::Shape(_)) => return Ok(None),
         Err(p) => return Err(fail(p)),
     };
+    let new = real(t, &after)?;
+    check(t, old, new.clone(), Direction::Install, &ours)
+        .map_err(|m| TestCaseError::fail(format!("install {m}:\n{after}")))?;
     parses(&after)?;
     prop_assert_eq!(
         edit::status(t, &after, &ours).map_err(fail)?.0,
@@ -104,6 +120,8 @@ fn cycle(
     let (again, _) = edit::install(t, &after, &ours).map_err(fail)?;
     prop_assert_eq!(&again, &after, "a second install changed the file");
     let back = edit::uninstall(t, &after, &created, &ours).map_err(fail)?;
+    check(t, new, real(t, &back)?, Direction::Uninstall, &ours)
+        .map_err(|m| TestCaseError::fail(format!("uninstall {m}:\n{back}")))?;
     Ok(Some(Cycle {
         after,
         created,

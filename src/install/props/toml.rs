@@ -136,7 +136,7 @@ proptest! {
     #![proptest_config(config(256))]
 
     #[test]
-    fn install_then_uninstall_restores_every_byte(t in target(Format::Toml), d in doc()) {
+    fn install_then_uninstall_restores_every_byte(t in target(&[Format::Toml]), d in doc()) {
         let before = render(&d);
         prop_assert!(toml::parse(&before).is_ok(), "generator wrote invalid TOML:\n{}", before);
         let parses = |after: &str| -> Result<(), TestCaseError> {

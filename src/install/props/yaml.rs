@@ -1,10 +1,9 @@
 //! Hermes `config.yaml`: scalars, nested mappings, lists (indented or not), other MCP
 //! servers and other hooks, comments, blank lines, indent unit 2 or 4, final newline or not.
-//! Outputs are checked with an independent YAML parser (yaml-rust2).
+//! Outputs are read back with the real YAML parser (saphyr, through `validate`).
 
 use proptest::prelude::*;
-use serde_json::{Map, Value};
-use yaml_rust2::{Yaml, YamlLoader};
+use serde_json::Value;
 
 use super::{all_targets, comment_text, config, cycle, target};
 use crate::install::runtimes::Format;
@@ -28,7 +27,7 @@ fn scalar() -> impl Strategy<Value = String> {
 }
 
 fn events() -> Vec<&'static str> {
-    let mut e: Vec<&str> = all_targets(Format::Yaml)
+    let mut e: Vec<&str> = all_targets(&[Format::Yaml])
         .iter()
         .flat_map(|t| t.hooks.iter().map(|(e, _)| *e))
         .collect();
@@ -151,39 +150,16 @@ fn render(d: &Doc) -> String {
     out
 }
 
-/// YAML as JSON, for comparing documents (keys are strings in every generated file).
-fn to_json(y: &Yaml) -> Value {
-    match y {
-        Yaml::Real(r) => r.parse::<f64>().map_or(Value::Null, Value::from),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Boolean(b) => Value::Bool(*b),
-        Yaml::Array(a) => Value::Array(a.iter().map(to_json).collect()),
-        Yaml::Hash(h) => Value::Object(
-            h.iter()
-                .map(|(k, v)| {
-                    (
-                        k.as_str().map_or_else(|| format!("{k:?}"), String::from),
-                        to_json(v),
-                    )
-                })
-                .collect::<Map<_, _>>(),
-        ),
-        _ => Value::Null,
-    }
-}
-
 fn load(text: &str) -> Result<Value, TestCaseError> {
-    let docs =
-        YamlLoader::load_from_str(text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-    Ok(docs.first().map_or(Value::Null, to_json))
+    crate::install::validate::parse(Format::Yaml, text)
+        .map_err(|e| TestCaseError::fail(format!("{}:{}: {}\n{text}", e.line, e.column, e.message)))
 }
 
 proptest! {
     #![proptest_config(config(256))]
 
     #[test]
-    fn install_then_uninstall_restores_every_byte(t in target(Format::Yaml), d in doc()) {
+    fn install_then_uninstall_restores_every_byte(t in target(&[Format::Yaml]), d in doc()) {
         let before = render(&d);
         let was = load(&before)?;
         let parses = |after: &str| -> Result<(), TestCaseError> {
@@ -209,7 +185,7 @@ proptest! {
 /// already ended with a blank line (install added none, uninstall took the user's).
 #[test]
 fn uninstall_gives_back_the_blank_lines() {
-    let t = &all_targets(Format::Yaml)[0];
+    let t = &all_targets(&[Format::Yaml])[0];
     assert!(!t.hooks.is_empty() && t.mcp.is_some());
     for before in ["", "k: aa\n\n", "k: aa\n"] {
         let c = cycle(t, before, &|_| Ok(())).ok().flatten().unwrap();

@@ -5,8 +5,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{Error, Result};
+use crate::rules;
 use crate::tools::queue::{self, Queued};
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_claim",

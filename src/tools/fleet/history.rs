@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{self, HandoffNote, Handoffs, History, SessionDigest};
 use crate::error::Result;
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::rules;
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_history",

@@ -3,6 +3,5 @@
 pub mod claim;
 pub mod handoff;
 pub mod history;
-pub mod leases;
 pub mod release;
 pub mod status;

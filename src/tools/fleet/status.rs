@@ -3,10 +3,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::leases::{self, State};
 use crate::cache::{self, Roster};
 use crate::error::Result;
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::fleet::leases::{self, State};
+use crate::rules;
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_status",

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::tools::queue::{self, Queued};
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
@@ -79,7 +79,7 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
         )
         .hint("state the claim and what it is about"));
     }
-    check_evidence(&input.evidence)?;
+    crate::memory::evidence::check(&input.evidence)?;
     let payload = json!({
         "claim": input.claim,
         "type": input.claim_type.as_str(),
@@ -88,66 +88,4 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
         "evidence": input.evidence,
     });
     queue::write(ctx, &fleet, "memory_propose", payload)
-}
-
-/// No evidence, no claim: at least one, at most 20, each naming a session and a message.
-pub fn check_evidence(evidence: &[Value]) -> Result<()> {
-    if evidence.is_empty() {
-        return Err(
-            Error::refused("evidence_missing", "a claim without evidence is refused")
-                .hint("cite at least one `{\"session_id\": …, \"message_id\": …}` that shows it"),
-        );
-    }
-    if evidence.len() > rules::MAX_EVIDENCE {
-        return Err(Error::refused(
-            "evidence_too_many",
-            format!(
-                "{} citations given; at most {} are accepted",
-                evidence.len(),
-                rules::MAX_EVIDENCE
-            ),
-        )
-        .hint("cite the strongest 20; nothing was trimmed or queued"));
-    }
-    for (i, e) in evidence.iter().enumerate() {
-        let has = |k: &str| {
-            e.get(k)
-                .and_then(Value::as_str)
-                .is_some_and(|s| !s.trim().is_empty())
-        };
-        if !(has("session_id") && has("message_id")) {
-            return Err(Error::refused(
-                "evidence_incomplete",
-                format!("citation {i} lacks a non-empty `session_id` and `message_id`"),
-            )
-            .hint("each citation must name the session and the message that show the claim"));
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn evidence_rules() {
-        let ok = json!({"session_id": "s", "message_id": "m"});
-        assert_eq!(check_evidence(&[]).unwrap_err().code, "evidence_missing");
-        assert_eq!(
-            check_evidence(&[json!({})]).unwrap_err().code,
-            "evidence_incomplete"
-        );
-        assert_eq!(
-            check_evidence(&[json!({"session_id": "s", "message_id": " "})])
-                .unwrap_err()
-                .code,
-            "evidence_incomplete"
-        );
-        assert_eq!(
-            check_evidence(&vec![ok.clone(); 21]).unwrap_err().code,
-            "evidence_too_many"
-        );
-        check_evidence(&vec![ok; 20]).unwrap();
-    }
 }

@@ -4,10 +4,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Opened, open_snapshot, render, shadow_note};
 use crate::error::Result;
+use crate::memory::render;
+use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
+use crate::rules;
 use crate::snapshot::search::{Query, search};
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "memory_search",
@@ -166,10 +168,5 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
     }
     let ids: Vec<&str> = out.results.iter().map(|h| h.id.as_str()).collect();
     let rec = crate::tools::queue::record(ctx, fleet, "memory_shown", json!({ "claim_ids": ids }));
-    let _ = crate::spool::append(
-        &ctx.paths.spool_mcp(fleet),
-        &rec,
-        crate::tools::queue::limits(ctx),
-        false,
-    );
+    let _ = crate::spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), false);
 }

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::{Opened, open_snapshot, shadow_note};
 use crate::cache::{self, Handoffs};
 use crate::error::Result;
-use crate::tools::{Ctx, Tool, invoke, rules, schema_of};
+use crate::rules;
+use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",

@@ -1,0 +1,91 @@
+//! The context every tool, the hook and the MCP server act in: where files are, the
+//! settings, who is acting, the fleet pin, and the clock.
+
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use crate::scope::{Scope, ScopeFlags};
+
+/// Where "now" comes from. Only tests pick a fixed instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    Fixed(i64),
+}
+
+impl Clock {
+    pub fn now_ms(self) -> i64 {
+        match self {
+            Clock::System => crate::time::now_ms(),
+            Clock::Fixed(ms) => ms,
+        }
+    }
+}
+
+/// Everything a tool may look at: where files are, who is acting, and the pin.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub paths: Paths,
+    pub config: Config,
+    pub scope: Scope,
+    /// `ctxlake mcp --fleet X`: every other fleet is refused.
+    pub pinned_fleet: Option<String>,
+    pub cwd: PathBuf,
+    /// Wall clock; tests set a fixed instant instead of writing dates far in the future.
+    pub clock: Clock,
+}
+
+impl Ctx {
+    /// Paths and config from the environment, scope from flags > env > config > default.
+    pub fn load(flags: &ScopeFlags) -> Result<Ctx> {
+        let paths = Paths::from_env()?;
+        let config = Config::load(&paths.config_file())?;
+        let scope = Scope::resolve(flags, &config)?;
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        Ok(Ctx {
+            paths,
+            config,
+            scope,
+            pinned_fleet: None,
+            cwd,
+            clock: Clock::System,
+        })
+    }
+
+    /// The fleet a call acts in: the requested one (validated, and allowed by the pin) or ours.
+    pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
+        let fleet = requested.unwrap_or(&self.scope.fleet);
+        crate::scope::validate_id("fleet", fleet)?;
+        if let Some(pin) = &self.pinned_fleet
+            && pin != fleet
+        {
+            return Err(Error::refused(
+                "fleet_not_accessible",
+                format!(
+                    "fleet `{fleet}` is not accessible: this server is pinned to fleet `{pin}`"
+                ),
+            )
+            .hint(format!("omit `fleet` or pass `{pin}`")));
+        }
+        Ok(fleet.to_string())
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// The spool caps from the settings, for every writer (tools, hook, operator verbs).
+    pub fn spool_limits(&self) -> crate::spool::Limits {
+        crate::spool::Limits {
+            max_dir_bytes: self.config.spool_max_bytes,
+            rotate_bytes: self.config.spool_rotate_bytes,
+        }
+    }
+
+    pub fn now_rfc3339(&self) -> String {
+        crate::time::format_ms(self.now_ms())
+    }
+}

@@ -1,0 +1,227 @@
+//! Briefing material: the live agents, recent sessions, handoffs and top promoted claims,
+//! rendered line by line. `ctxlake sync` writes it to `cache/<fleet>/briefing.json` so the
+//! session-start hook reads a few KB instead of resolving leases and opening the snapshot.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cache::{self, Clean, Handoffs, History, Roster};
+use crate::ctx::Ctx;
+use crate::fleet::leases::{self, State};
+use crate::memory::render;
+use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
+use crate::sanitize;
+use crate::snapshot::top::top;
+
+/// Bumped whenever `Material`'s meaning changes. A hook that finds another version logs it
+/// and gives the header-only briefing rather than guess (or pay for the full render).
+pub const VERSION: u32 = 2;
+/// At most this many promoted claims are briefed.
+pub const MAX_CLAIMS: usize = 5;
+/// Longest rendered line.
+pub const LINE_CHARS: usize = 220;
+/// Longest claim text in a briefing; a longer claim is cut with a visible marker.
+pub const CLAIM_TEXT_CHARS: usize = 200;
+/// How many lines of each kind the material keeps (the briefing caps them further).
+const KEEP_LINES: usize = 40;
+
+/// What a briefing is made of, rendered line by line but not yet assembled for one
+/// caller. `ctxlake sync` writes it to `cache/<fleet>/briefing.json` so the hook reads a
+/// few KB instead of parsing the roster, resolving leases and opening the snapshot.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Material {
+    /// [`VERSION`] of the code that wrote it; any other value is not trusted to parse alike.
+    #[serde(default)]
+    pub version: u32,
+    /// When the roster behind it was written.
+    pub generated_at: Option<String>,
+    /// How many agents are live (the lines below keep the most recently seen).
+    pub live: usize,
+    /// Live agents, most recently seen first.
+    pub agents: Vec<AgentLine>,
+    /// Newest first.
+    pub handoffs: Vec<RepoLine>,
+    /// Newest first.
+    pub sessions: Vec<RepoLine>,
+    /// Attribution line and text of the top promoted claims.
+    pub claims: Vec<(String, String)>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct AgentLine {
+    pub agent: String,
+    /// `[runtime] task — holds …`
+    pub rest: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RepoLine {
+    pub repo: Option<String>,
+    pub line: String,
+}
+
+/// Write `briefing.json` for `ctx.scope.fleet` (`ctxlake sync` calls it after the mirror).
+pub fn write(ctx: &Ctx) -> crate::error::Result<()> {
+    let m = material(ctx, ctx.now_ms());
+    let bytes = serde_json::to_vec(&m).unwrap_or_default();
+    crate::fsutil::write_atomic(
+        &ctx.paths.cache_file(&ctx.scope.fleet, cache::BRIEFING),
+        &bytes,
+        0o600,
+    )
+}
+
+/// Render every line from the raw caches and the snapshot.
+pub fn material(ctx: &Ctx, now: i64) -> Material {
+    let roster: Option<Roster> = read(ctx, cache::ROSTER);
+    let mut m = Material {
+        version: VERSION,
+        generated_at: roster.as_ref().map(|r| r.generated_at.clone()),
+        ..Material::default()
+    };
+    if let Some(r) = &roster {
+        (m.live, m.agents) = agents(ctx, r, now);
+    }
+    if let Some(h) = read::<Handoffs>(ctx, cache::HANDOFFS) {
+        m.handoffs = h
+            .handoffs
+            .iter()
+            .take(KEEP_LINES)
+            .map(|n| {
+                let next = n
+                    .next
+                    .as_deref()
+                    .map(|x| format!(" — next: {x}"))
+                    .unwrap_or_default();
+                let day = n.at.get(..10).unwrap_or(&n.at);
+                RepoLine {
+                    repo: n.repo.clone(),
+                    line: format!("- {} {day} [{}] {}{next}", n.agent, n.status, n.summary),
+                }
+            })
+            .collect();
+    }
+    if let Some(h) = read::<History>(ctx, cache::HISTORY) {
+        m.sessions = h
+            .sessions
+            .iter()
+            .take(KEEP_LINES)
+            .map(|x| {
+                let day = x.started_at.get(..10).unwrap_or(&x.started_at);
+                let files = if x.files_touched.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", x.files_touched.join(", "))
+                };
+                RepoLine {
+                    repo: x.repo.clone(),
+                    line: format!("- {} {day} {}{files}", x.agent, x.outcome),
+                }
+            })
+            .collect();
+    }
+    m.claims = claims(ctx);
+    m
+}
+
+fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> (usize, Vec<AgentLine>) {
+    let lake_now = now + roster.lake_clock_offset_ms;
+    let idle_ms = ctx.config.idle_secs as i64 * 1000;
+    let standing = leases::resolve(&roster.agents, lake_now);
+    let mut live: Vec<(usize, &cache::Presence)> = roster
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            let seen = crate::time::parse_rfc3339(&p.last_seen).unwrap_or(i64::MIN);
+            lake_now.saturating_sub(seen) <= idle_ms
+        })
+        .collect();
+    live.sort_by(|a, b| b.1.last_seen.cmp(&a.1.last_seen));
+    let count = live.len();
+    let mut out = Vec::new();
+    for (ai, p) in live.into_iter().take(KEEP_LINES) {
+        let mut held: Vec<String> = Vec::new();
+        for st in standing.iter().filter(|st| st.agent == ai) {
+            let l = &p.leases[st.lease];
+            let until = l.expires_at.get(11..16).unwrap_or(&l.expires_at);
+            let mark = match &st.state {
+                State::Held => "",
+                State::Contended(..) => " (contended)",
+            };
+            held.push(format!("{}{mark} until {until}Z: {}", l.path, l.reason));
+        }
+        let runtime = p.runtime.as_deref().unwrap_or("?");
+        let task = p.task.as_deref().unwrap_or("no task given");
+        let holds = if held.is_empty() {
+            "holds nothing".to_string()
+        } else {
+            let more = held.len().saturating_sub(3);
+            let mut h = format!("holds {}", held[..held.len().min(3)].join("; "));
+            if more > 0 {
+                h.push_str(&format!("; +{more} more"));
+            }
+            h
+        };
+        out.push(AgentLine {
+            agent: p.agent.clone(),
+            rest: format!("[{runtime}] {task} — {holds}"),
+        });
+    }
+    (count, out)
+}
+
+/// The top promoted claims with attribution, unless memory is not agent-visible.
+fn claims(ctx: &Ctx) -> Vec<(String, String)> {
+    let Opened::Ready(snap) = open_snapshot(ctx, &ctx.scope.fleet) else {
+        return Vec::new();
+    };
+    if shadow_note(ctx, &snap).is_some() {
+        return Vec::new();
+    }
+    let Ok(rows) = top(&snap, MAX_CLAIMS) else {
+        return Vec::new();
+    };
+    rows.into_iter()
+        .map(|c| {
+            let date = c.promoted_at.as_deref().unwrap_or(&c.created_at);
+            let text = render::render(
+                &sanitize::clean(&c.id, 64),
+                date,
+                c.independent_sessions,
+                c.confidence,
+                c.status == "contested",
+                &sanitize::clean(&c.text, CLAIM_TEXT_CHARS),
+            );
+            let (attribution, body) = text.split_once('\n').unwrap_or((&text, ""));
+            (attribution.to_string(), body.to_string())
+        })
+        .collect()
+}
+
+/// A cache file through the read boundary (decoded, then every string cleaned).
+fn read<T: serde::de::DeserializeOwned + Clean>(ctx: &Ctx, name: &str) -> Option<T> {
+    cache::read(&ctx.paths, &ctx.scope.fleet, name).data
+}
+
+impl Clean for Material {
+    fn clean(&mut self) {
+        let c = |s: &mut String| *s = sanitize::clean(s, LINE_CHARS);
+        if let Some(g) = &mut self.generated_at {
+            c(g);
+        }
+        for a in &mut self.agents {
+            c(&mut a.agent);
+            c(&mut a.rest);
+        }
+        for l in self.handoffs.iter_mut().chain(&mut self.sessions) {
+            c(&mut l.line);
+            if let Some(r) = &mut l.repo {
+                c(r);
+            }
+        }
+        for (attribution, body) in &mut self.claims {
+            c(attribution);
+            c(body);
+        }
+    }
+}

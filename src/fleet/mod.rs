@@ -1,0 +1,5 @@
+//! The fleet domain: advisory leases derived at read time. Tools, the hook and `sync`
+//! build on it; it never imports them.
+
+pub mod briefing;
+pub mod leases;

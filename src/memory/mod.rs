@@ -1,0 +1,9 @@
+//! The memory domain: evidence rules, contradiction detection, attribution rendering, and
+//! access to the published snapshot. Tools, the hook and `maint` build on it; it never
+//! imports them.
+
+pub(crate) mod contradiction;
+pub mod evidence;
+pub mod gate;
+pub mod render;
+pub mod snapshot;
