@@ -9,6 +9,10 @@ use time::{Date, OffsetDateTime};
 use crate::error::{Error, Result};
 
 pub fn now_ms() -> i64 {
+    #[cfg(test)]
+    if let Some(t) = SIM_NOW.with(std::cell::Cell::get) {
+        return t;
+    }
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -20,6 +24,19 @@ pub fn now_ms() -> i64 {
 const FORMAT: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
     "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
 );
+
+// The lake simulation (`lake::sim`) runs each host on its own virtual clock, so a seed
+// replays byte for byte; per thread, so other tests keep the wall clock.
+#[cfg(test)]
+thread_local! {
+    static SIM_NOW: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Pin this thread's clock (`None`: back to the wall clock). Test builds only.
+#[cfg(test)]
+pub(crate) fn set_sim_now(ms: Option<i64>) {
+    SIM_NOW.with(|c| c.set(ms));
+}
 
 /// `2026-11-29T19:56:01.123Z`.
 pub fn format_ms(ms: i64) -> String {
@@ -73,7 +90,7 @@ pub fn parse_since(s: &str, now_ms: i64) -> Result<i64> {
     match n.parse::<i64>() {
         Ok(n) if unit_ms > 0 => Ok(now_ms - n.saturating_mul(unit_ms)),
         _ => Err(
-            Error::usage("invalid_since", format!("cannot read `{s}` as a time")).hint(
+            Error::bad_arguments("invalid_since", format!("cannot read `{s}` as a time")).hint(
                 "use a date (`2026-11-01`), an RFC 3339 time, or an age like `30m`, `2h`, `7d`",
             ),
         ),

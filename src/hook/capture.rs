@@ -8,12 +8,12 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::payload::{Event, Runtime};
+use super::payload::{Event, Kind, Runtime};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::paths::Paths;
 use crate::scrub::scrub;
-use crate::spool::{self, Record};
+use crate::spool::{self, Record, RecordKind};
 
 /// Longest string kept in a captured event (prompts, commands, errors).
 pub const FIELD_CHARS: usize = 2000;
@@ -33,14 +33,22 @@ pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Reco
         fleet: ctx.scope.fleet.clone(),
         agent: ctx.scope.agent.clone(),
         session: session.to_string(),
-        kind: format!(
-            "hook_{}",
-            serde_json::to_value(event.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_else(|| "other".into())
-        ),
+        kind: record_kind(event.kind),
         payload,
+    }
+}
+
+/// The spool kind of a hook event (`hook_<event kind>` on disk).
+fn record_kind(kind: Option<Kind>) -> RecordKind {
+    match kind {
+        Some(Kind::SessionStart) => RecordKind::HookSessionStart,
+        Some(Kind::Prompt) => RecordKind::HookPrompt,
+        Some(Kind::PreTool) => RecordKind::HookPreTool,
+        Some(Kind::PostTool) => RecordKind::HookPostTool,
+        Some(Kind::ToolFailed) => RecordKind::HookToolFailed,
+        Some(Kind::Stop) => RecordKind::HookStop,
+        Some(Kind::SessionEnd) => RecordKind::HookSessionEnd,
+        Some(Kind::Other) | None => RecordKind::HookOther,
     }
 }
 

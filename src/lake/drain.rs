@@ -14,7 +14,7 @@ use super::presence::PresenceObj;
 use super::store::{Created, Store};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::spool::{self, Record};
+use crate::spool::{self, Record, RecordKind};
 
 const CHUNK: usize = 10_000;
 
@@ -184,8 +184,8 @@ impl<'a> Applier<'a> {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
         }
         let created = |c: Created| matches!(c, Created::Yes(_));
-        match rec.kind.as_str() {
-            "fleet_handoff" => {
+        match rec.kind {
+            RecordKind::FleetHandoff => {
                 let p = &rec.payload;
                 let note = json!({
                     "id": rec.id, "at": rec.ts, "agent": rec.agent, "session": rec.session,
@@ -196,7 +196,7 @@ impl<'a> Applier<'a> {
                     &to_bytes(&note),
                 )?))
             }
-            "memory_propose" | "memory_shown" | "memory_operator" => {
+            RecordKind::MemoryPropose | RecordKind::MemoryShown | RecordKind::MemoryOperator => {
                 let ev = json!({
                     "id": rec.id, "at": rec.ts, "kind": rec.kind, "agent": rec.agent,
                     "session": rec.session, "payload": rec.payload,
@@ -231,7 +231,7 @@ impl<'a> Applier<'a> {
         let p = self
             .presences
             .get_mut(&key)
-            .ok_or_else(|| Error::storage("internal", "presence vanished"))?;
+            .ok_or_else(|| Error::internal("presence_vanished", "presence vanished"))?;
         let changed = p.apply(rec, now);
         if !self.dirty.contains(&key) {
             self.dirty.push(key);

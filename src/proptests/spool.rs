@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use super::{config, json_value, nasty_text};
-use crate::spool::{PREFIX, Record, encode, scan};
+use crate::spool::{PREFIX, Record, RecordKind, encode, scan};
 
 /// One stretch of a spool file.
 #[derive(Debug, Clone)]
@@ -23,14 +23,20 @@ enum Piece {
 
 fn record() -> impl Strategy<Value = Record> {
     let text = || nasty_text();
-    (text(), text(), text(), text(), text(), text(), json_value()).prop_map(
+    let kind = prop_oneof![
+        text(),
+        prop::sample::select(&["fleet_claim", "hook_stop", "memory_propose"][..])
+            .prop_map(String::from),
+    ];
+    (text(), text(), text(), text(), text(), kind, json_value()).prop_map(
         |(id, ts, fleet, agent, session, kind, payload)| Record {
+            // Read back through `From<&str>`: a known name is its variant, never `Other`.
+            kind: RecordKind::from(kind.as_str()),
             id,
             ts,
             fleet,
             agent,
             session,
-            kind,
             payload,
         },
     )
@@ -152,7 +158,7 @@ fn a_float_payload_comes_back_bit_for_bit() {
         fleet: String::new(),
         agent: String::new(),
         session: String::new(),
-        kind: String::new(),
+        kind: RecordKind::from(""),
         payload: serde_json::json!([4131017588889.9243_f64]),
     };
     let line = encode(&r);

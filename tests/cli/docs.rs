@@ -71,8 +71,7 @@ fn completions_subcommand_prints_the_same_script() {
 #[test]
 fn readme_lists_the_exit_codes_and_variables_the_code_uses() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for (code, meaning) in ctxlake::error::EXIT_CODES {
-        let row = format!("| {code} | {meaning} |");
+    for row in ctxlake::error::table_rows() {
         assert!(
             readme.contains(&row),
             "README lacks the exit-code row `{row}`"

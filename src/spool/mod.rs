@@ -16,6 +16,9 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 
+mod kind;
+pub use kind::RecordKind;
+
 pub const PREFIX: &[u8] = b"{\"v\":1,\"crc\":\"";
 
 /// One queued write. `payload` is the tool's scrubbed arguments.
@@ -26,7 +29,7 @@ pub struct Record {
     pub fleet: String,
     pub agent: String,
     pub session: String,
-    pub kind: String,
+    pub kind: RecordKind,
     pub payload: Value,
 }
 
