@@ -29,3 +29,6 @@ pub mod spool;
 pub mod time;
 pub mod tools;
 pub mod ulid;
+
+#[cfg(test)]
+mod proptests;

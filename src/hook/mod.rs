@@ -7,6 +7,8 @@ pub mod capture;
 pub mod collision;
 pub mod emit;
 pub mod payload;
+#[cfg(test)]
+mod props;
 pub mod watchdog;
 
 use std::io::Read;

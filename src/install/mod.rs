@@ -7,6 +7,8 @@ pub mod env;
 mod guard;
 pub mod jsonc;
 mod plan;
+#[cfg(test)]
+mod props;
 pub mod render;
 pub mod runtimes;
 pub mod state;

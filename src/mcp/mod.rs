@@ -89,8 +89,19 @@ impl<'a> Server<'a> {
                 )),
                 Value::Object(ref o) if o.get("method") == Some(&json!("initialize")) => {
                     let id = o.get("id").cloned().unwrap_or(Value::Null);
+                    // An unusable id is answered as null, as `classify` does for the rest.
+                    let reply = if jsonrpc::valid_id(&id) {
+                        id.clone()
+                    } else {
+                        Value::Null
+                    };
                     (!id.is_null()).then(|| {
-                        jsonrpc::error(id, INVALID_REQUEST, "initialize must not be batched", None)
+                        jsonrpc::error(
+                            reply,
+                            INVALID_REQUEST,
+                            "initialize must not be batched",
+                            None,
+                        )
                     })
                 }
                 v => self.handle_value(v),
