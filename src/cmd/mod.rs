@@ -15,6 +15,7 @@ pub mod install;
 pub mod maint;
 pub mod man;
 pub mod mcp;
+pub mod mcp_http;
 pub mod memory;
 pub mod service;
 pub mod spool;
