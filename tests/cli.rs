@@ -11,6 +11,8 @@ mod common;
 mod docs;
 #[path = "cli/hook.rs"]
 mod hook;
+#[path = "cli/http.rs"]
+mod http;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/install.rs"]
