@@ -486,6 +486,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;install' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Install into every detected runtime')

@@ -1180,12 +1180,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__install)
-            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
+            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --http --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -434,6 +434,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;install'= {
+            cand --http 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --all 'Install into every detected runtime'

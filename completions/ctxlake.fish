@@ -274,6 +274,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print 
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l http -d 'Write the runtime\'s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l all -d 'Install into every detected runtime'

@@ -6,6 +6,7 @@ mod edit;
 pub mod env;
 pub mod jsonc;
 mod plan;
+pub mod remote;
 pub mod render;
 pub mod runtimes;
 pub mod state;

@@ -59,7 +59,7 @@ run bash tests/clients/inspector_http.sh "$BIN"
 run bash tests/clients/conformance_http.sh "$BIN"
 # install/uninstall: each runtime's own CLI must see ctxlake connected, then gone.
 run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
-for extra in tests/acceptance/hooks.sh; do
+for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
 

@@ -280,3 +280,62 @@ fn the_stdio_server_starts_no_runtime_threads() {
     child.wait().unwrap();
     assert_eq!(tasks, 1, "stdio `ctxlake mcp` must stay single-threaded");
 }
+
+#[test]
+fn install_http_writes_remote_entries_that_name_the_token_variable_only() {
+    let env = Env::new();
+    let out = env.cmd().args(["mcp", "token", "new"]).output().unwrap();
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let install = |args: &[&str]| {
+        env.cmd()
+            .arg("install")
+            .args(args)
+            .args(["--force", "--no-hooks"])
+            .output()
+            .unwrap()
+    };
+    assert!(install(&["claude-code", "--http"]).status.success());
+    let file = env.home().join(".claude.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        !text.contains(&token),
+        "the token is never written in clear"
+    );
+    let entry = &serde_json::from_str::<Value>(&text).unwrap()["mcpServers"]["ctxlake"];
+    assert_eq!(entry["type"], "http");
+    assert_eq!(entry["url"], "http://127.0.0.1:8719/mcp");
+    assert_eq!(
+        entry["headers"]["Authorization"],
+        "Bearer ${CTXLAKE_MCP_TOKEN}"
+    );
+    let out = install(&["codex", "--http", "http://127.0.0.1:9000/mcp"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let toml = std::fs::read_to_string(env.home().join(".codex/config.toml")).unwrap();
+    assert!(
+        toml.contains("url = \"http://127.0.0.1:9000/mcp\""),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("bearer_token_env_var = \"CTXLAKE_MCP_TOKEN\"") && !toml.contains(&token)
+    );
+    let zed = install(&["zed", "--http"]);
+    assert_eq!(zed.status.code(), Some(2), "no remote entry for zed");
+    let un = env
+        .cmd()
+        .args(["uninstall", "claude-code", "codex"])
+        .output()
+        .unwrap();
+    assert!(
+        un.status.success(),
+        "{}",
+        String::from_utf8_lossy(&un.stderr)
+    );
+    assert!(
+        !file.exists(),
+        "uninstall removes exactly what install wrote"
+    );
+}
