@@ -421,6 +421,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;service;install' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')
@@ -434,6 +435,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;service;uninstall' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')

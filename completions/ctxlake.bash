@@ -1984,12 +1984,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__service__subcmd__install)
-            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --no-start --http --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2006,12 +2010,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__service__subcmd__uninstall)
-            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --no-start --http --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

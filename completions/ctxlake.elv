@@ -377,6 +377,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;service;install'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
@@ -389,6 +390,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;service;uninstall'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'

@@ -245,6 +245,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Stop and remove the user service'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l http -d 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
@@ -252,6 +253,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l http -d 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'

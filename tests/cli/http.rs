@@ -339,3 +339,35 @@ fn install_http_writes_remote_entries_that_name_the_token_variable_only() {
         "uninstall removes exactly what install wrote"
     );
 }
+
+#[test]
+fn service_install_http_writes_its_own_unit_next_to_sync() {
+    let env = Env::new();
+    let svc = |args: &[&str]| {
+        env.cmd()
+            .arg("service")
+            .args(args)
+            .arg("--no-start")
+            .output()
+            .unwrap()
+    };
+    assert!(svc(&["install"]).status.success());
+    assert!(
+        svc(&["install", "--http", "127.0.0.1:9123"])
+            .status
+            .success()
+    );
+    let dir = env.home().join(".config/systemd/user");
+    let unit = std::fs::read_to_string(dir.join("ctxlake-mcp-http.service")).unwrap();
+    let exec = unit.lines().find(|l| l.starts_with("ExecStart=")).unwrap();
+    assert!(exec.ends_with(" mcp --http 127.0.0.1:9123"), "{exec}");
+    let sync = std::fs::read_to_string(dir.join("ctxlake-sync.service")).unwrap();
+    assert!(sync.contains(" sync --watch"), "the sync unit is untouched");
+    assert_eq!(
+        svc(&["install", "--http", "nonsense"]).status.code(),
+        Some(2)
+    );
+    assert!(svc(&["uninstall", "--http"]).status.success());
+    assert!(!dir.join("ctxlake-mcp-http.service").exists());
+    assert!(dir.join("ctxlake-sync.service").exists());
+}
