@@ -135,7 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;fleet;handoff' {
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Where the work stands')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Where the work stands (`in-progress` is accepted too)')
             [CompletionResult]::new('--next', '--next', [CompletionResultType]::ParameterName, 'What the next agent should do')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -197,8 +197,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;memory;search' {
             [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'Only claims about this subject')
-            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only claims of this type (environment, convention, outcome, preference, hypothesis)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only claims of this scope (`agent` or `fleet`)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only claims of this type')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only claims of this scope')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'How many results (default 10, at most 200)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')

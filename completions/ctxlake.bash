@@ -439,7 +439,7 @@ _ctxlake() {
             fi
             case "${prev}" in
                 --status)
-                    COMPREPLY=($(compgen -W "done in-progress blocked abandoned" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "done in_progress blocked abandoned" -- "${cur}"))
                     return 0
                     ;;
                 --next)
@@ -1849,11 +1849,11 @@ _ctxlake() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "environment convention outcome preference hypothesis" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "agent fleet" -- "${cur}"))
                     return 0
                     ;;
                 -k)

@@ -125,7 +125,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;fleet;handoff'= {
-            cand --status 'Where the work stands'
+            cand --status 'Where the work stands (`in-progress` is accepted too)'
             cand --next 'What the next agent should do'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -178,8 +178,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;memory;search'= {
             cand --subject 'Only claims about this subject'
-            cand --type 'Only claims of this type (environment, convention, outcome, preference, hypothesis)'
-            cand --scope 'Only claims of this scope (`agent` or `fleet`)'
+            cand --type 'Only claims of this type'
+            cand --scope 'Only claims of this scope'
             cand -k 'How many results (default 10, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'

@@ -96,8 +96,8 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l status -d 'Where the work stands' -r -f -a "done\t''
-in-progress\t''
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l status -d 'Where the work stands (`in-progress` is accepted too)' -r -f -a "done\t''
+in_progress\t''
 blocked\t''
 abandoned\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l next -d 'What the next agent should do' -r
@@ -128,8 +128,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l subject -d 'Only claims about this subject' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type (environment, convention, outcome, preference, hypothesis)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'Only claims of this scope (`agent` or `fleet`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type' -r -f -a "environment\t''
+convention\t''
+outcome\t''
+preference\t''
+hypothesis\t''"
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'Only claims of this scope' -r -f -a "agent\t''
+fleet\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s k -d 'How many results (default 10, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent -d 'This agent\'s id (default: user@host)' -r

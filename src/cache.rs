@@ -83,10 +83,25 @@ pub struct SessionDigest {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Handoffs {
     pub generated_at: String,
+    #[serde(deserialize_with = "known_only")]
     pub handoffs: Vec<HandoffNote>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema, PartialEq)]
+/// Deserialize a list, skipping any element this build cannot read (a status a newer
+/// writer added): one odd note never fails the whole cache read.
+fn known_only<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    let raw: Vec<serde_json::Value> = Deserialize::deserialize(d)?;
+    Ok(raw
+        .into_iter()
+        .filter_map(|v| serde_json::from_value(v).ok())
+        .collect())
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema, PartialEq)]
 pub struct HandoffNote {
     pub id: String,
     pub at: String,
@@ -95,7 +110,7 @@ pub struct HandoffNote {
     #[serde(default)]
     pub repo: Option<String>,
     pub summary: String,
-    pub status: String,
+    pub status: crate::fleet::handoff::HandoffStatus,
     #[serde(default)]
     pub next: Option<String>,
 }
@@ -194,7 +209,6 @@ impl Clean for Handoffs {
                 &mut h.agent,
                 &mut h.session,
                 &mut h.summary,
-                &mut h.status,
             ] {
                 clean_str(s);
             }
@@ -274,6 +288,23 @@ pub fn age_secs(generated_at: &str, now_ms: i64) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A note whose status this build does not know is skipped; the rest still read.
+    #[test]
+    fn an_unknown_handoff_status_skips_only_its_note() {
+        let d = tempfile::tempdir().unwrap();
+        let note = |id: &str, status: &str| {
+            serde_json::json!({"id": id, "at": "t", "agent": "a", "session": "s",
+                "summary": "x", "status": status})
+        };
+        let body = serde_json::json!({"generated_at": "t",
+            "handoffs": [note("1", "paused"), note("2", "in-progress"), note("3", "done")]});
+        let path = d.path().join("handoffs.json");
+        std::fs::write(&path, body.to_string()).unwrap();
+        let r: Read<Handoffs> = read_path(&path);
+        let ids: Vec<String> = r.data.unwrap().handoffs.into_iter().map(|h| h.id).collect();
+        assert_eq!(ids, ["2", "3"]);
+    }
 
     #[test]
     fn missing_corrupt_and_misshapen_files_degrade_to_notes() {

@@ -12,6 +12,8 @@ pub const DEFAULT_SPOOL_MAX_BYTES: u64 = 64 * 1024 * 1024;
 pub const DEFAULT_SPOOL_ROTATE_BYTES: u64 = 8 * 1024 * 1024;
 pub const DEFAULT_IDLE_SECS: u64 = 2 * 3600;
 pub const DEFAULT_SYNC_INTERVAL_SECS: u64 = 15;
+/// How long a CLI/MCP write (and `sync`, per spool file) waits for a spool lock.
+pub const DEFAULT_LOCK_WAIT_MS: u64 = 2000;
 
 /// `[memory] mode`: whether promoted claims are visible to agents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
@@ -55,6 +57,9 @@ pub struct Config {
     pub idle_secs: u64,
     pub sync_interval_secs: u64,
     pub block_on_conflict: bool,
+    /// `[limits] lock_wait_ms`: the longest a write waits for a spool lock held by another
+    /// process before it fails naming the holder.
+    pub lock_wait_ms: u64,
 }
 
 impl Default for Config {
@@ -69,6 +74,7 @@ impl Default for Config {
             idle_secs: DEFAULT_IDLE_SECS,
             sync_interval_secs: DEFAULT_SYNC_INTERVAL_SECS,
             block_on_conflict: false,
+            lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
         }
     }
 }
@@ -82,6 +88,11 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io("cannot read config", path, e)),
         }
+    }
+
+    /// [`Config::lock_wait_ms`] as a duration.
+    pub fn lock_wait(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.lock_wait_ms)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
@@ -158,6 +169,12 @@ impl Config {
                 DEFAULT_SYNC_INTERVAL_SECS,
             )?,
             block_on_conflict,
+            lock_wait_ms: int(
+                limits,
+                "lock_wait_ms",
+                "limits.lock_wait_ms",
+                DEFAULT_LOCK_WAIT_MS,
+            )?,
         })
     }
 }
@@ -252,6 +269,11 @@ mod tests {
     fn bad_values_are_named() {
         let e = Config::parse("[memory]\nmode = \"loud\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.mode"), "{}", e.message);
+        let e = Config::parse("[limits]\nlock_wait_ms = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("limits.lock_wait_ms"), "{}", e.message);
+        let c = Config::parse("[limits]\nlock_wait_ms = 300\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.lock_wait(), std::time::Duration::from_millis(300));
+        assert_eq!(Config::default().lock_wait_ms, DEFAULT_LOCK_WAIT_MS);
         let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();
         assert!(e.one_line().contains("line 1"), "{}", e.one_line());
     }

@@ -3,42 +3,130 @@
 
 use std::fmt;
 
-/// What kind of failure this is; decides the exit code and the MCP mapping.
+/// What kind of failure this is; decides the exit code and the MCP mapping, both in
+/// [`TABLE`], which the README's "Exit codes and error kinds" table is pinned to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// A request the user (or agent) can fix was refused: exit 1, MCP `isError: true`.
+    /// A request the user (or agent) can fix was refused on its own terms.
     Refused,
-    /// The command line or tool arguments were malformed: exit 2, MCP invalid params.
+    /// A tool's or command's arguments were malformed or invalid (a wrong-typed field, an
+    /// id or a time that does not parse): the caller can correct the call itself.
+    BadArguments,
+    /// The command line was unusable as a whole (needs a terminal, nothing named, bad setup).
     Usage,
-    /// Storage, I/O or an internal fault: exit 3.
+    /// Storage or I/O failed.
     Storage,
-    /// The user interrupted a prompt: exit 130.
+    /// A bug on our side (an output that fails to encode, a broken invariant).
+    Internal,
+    /// The user interrupted a prompt.
     Interrupted,
 }
 
+/// How a tool error travels over MCP `tools/call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mcp {
+    /// An `isError: true` result in every revision, so the model sees message and hint.
+    ToolError,
+    /// `-32602` before 2025-11-25; from it, an `isError: true` result (the spec moved input
+    /// validation into the result so the model can correct itself).
+    InvalidParams,
+    /// `-32603`: nothing the model can do about it.
+    InternalError,
+}
+
+/// One row of the kind table: the kind (none for success) and what it means.
+pub struct Row {
+    pub kind: Option<Kind>,
+    pub meaning: &'static str,
+}
+
+/// Every outcome, in the order the README lists them (0 is success, no kind).
+pub const TABLE: &[Row] = &[
+    Row {
+        kind: None,
+        meaning: "success (also: output pipe closed early)",
+    },
+    Row {
+        kind: Some(Kind::Refused),
+        meaning: "a request was refused or failed on its own terms (bad evidence, contended, spool full, …)",
+    },
+    Row {
+        kind: Some(Kind::BadArguments),
+        meaning: "bad arguments: a wrong-typed or unknown field, an invalid id, time or value",
+    },
+    Row {
+        kind: Some(Kind::Usage),
+        meaning: "usage error: bad flags, no terminal for a prompt, an unusable setting",
+    },
+    Row {
+        kind: Some(Kind::Storage),
+        meaning: "storage or I/O error",
+    },
+    Row {
+        kind: Some(Kind::Internal),
+        meaning: "internal error (a bug: please report it)",
+    },
+    Row {
+        kind: Some(Kind::Interrupted),
+        meaning: "interrupted at a prompt",
+    },
+];
+
 impl Kind {
-    /// The process exit code for this kind. The README's table is pinned to this by a test.
+    /// The process exit code for this kind.
     pub fn exit_code(self) -> u8 {
         match self {
             Kind::Refused => 1,
-            Kind::Usage => 2,
-            Kind::Storage => 3,
+            Kind::BadArguments | Kind::Usage => 2,
+            Kind::Storage | Kind::Internal => 3,
             Kind::Interrupted => 130,
+        }
+    }
+    /// The kind's name as the README spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Refused => "refused",
+            Kind::BadArguments => "bad_arguments",
+            Kind::Usage => "usage",
+            Kind::Storage => "storage",
+            Kind::Internal => "internal",
+            Kind::Interrupted => "interrupted",
+        }
+    }
+    /// How a tool failing with this kind answers over MCP.
+    pub fn mcp(self) -> Mcp {
+        match self {
+            Kind::BadArguments => Mcp::InvalidParams,
+            Kind::Internal => Mcp::InternalError,
+            Kind::Refused | Kind::Usage | Kind::Storage | Kind::Interrupted => Mcp::ToolError,
         }
     }
 }
 
-/// Exit codes, in the order the README lists them.
-pub const EXIT_CODES: &[(u8, &str)] = &[
-    (0, "success (also: output pipe closed early)"),
-    (
-        1,
-        "a request was refused or failed on its own terms (bad evidence, contended, spool full, …)",
-    ),
-    (2, "usage error: bad flags, arguments or ids"),
-    (3, "storage, I/O or internal error"),
-    (130, "interrupted at a prompt"),
-];
+impl Mcp {
+    /// The two MCP cells of the README row: up to 2025-06-18, and from 2025-11-25.
+    pub fn cells(self) -> (&'static str, &'static str) {
+        match self {
+            Mcp::ToolError => ("`isError: true` result", "same"),
+            Mcp::InvalidParams => ("`-32602`", "`isError: true` result"),
+            Mcp::InternalError => ("`-32603`", "same"),
+        }
+    }
+}
+
+/// The README's table rows, rendered from [`TABLE`] (a docs test checks they are there).
+pub fn table_rows() -> Vec<String> {
+    TABLE
+        .iter()
+        .map(|r| {
+            let (exit, kind, (old, new)) = match r.kind {
+                Some(k) => (k.exit_code(), format!("`{}`", k.name()), k.mcp().cells()),
+                None => (0, "—".to_string(), ("result", "same")),
+            };
+            format!("| {exit} | {kind} | {} | {old} | {new} |", r.meaning)
+        })
+        .collect()
+}
 
 #[derive(Debug)]
 pub struct Error {
@@ -68,8 +156,16 @@ impl Error {
     pub fn usage(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, code, message)
     }
+    /// Arguments the caller can correct: a bad field, id, time or value.
+    pub fn bad_arguments(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Kind::BadArguments, code, message)
+    }
     pub fn storage(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Kind::Storage, code, message)
+    }
+    /// A bug on our side; the code says where.
+    pub fn internal(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Kind::Internal, code, message)
     }
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
@@ -86,6 +182,9 @@ impl Error {
                 Some(format!("check the permissions of `{}`", path.display()))
             }
             std::io::ErrorKind::StorageFull => Some("free some disk space and retry".into()),
+            std::io::ErrorKind::FileTooLarge => {
+                Some("a file size limit (`ulimit -f`) was reached; raise it and retry".into())
+            }
             _ => None,
         };
         let mut e = Self::storage("io", format!("{what} `{}`", path.display())).source(err);
@@ -128,11 +227,36 @@ mod tests {
     #[test]
     fn exit_code_table_is_pinned() {
         assert_eq!(Kind::Refused.exit_code(), 1);
+        assert_eq!(Kind::BadArguments.exit_code(), 2);
         assert_eq!(Kind::Usage.exit_code(), 2);
         assert_eq!(Kind::Storage.exit_code(), 3);
+        assert_eq!(Kind::Internal.exit_code(), 3);
         assert_eq!(Kind::Interrupted.exit_code(), 130);
-        let codes: Vec<u8> = EXIT_CODES.iter().map(|(c, _)| *c).collect();
-        assert_eq!(codes, [0, 1, 2, 3, 130]);
+        let codes: Vec<u8> = TABLE
+            .iter()
+            .map(|r| r.kind.map_or(0, Kind::exit_code))
+            .collect();
+        assert_eq!(codes, [0, 1, 2, 2, 3, 3, 130]);
+    }
+
+    #[test]
+    fn every_kind_has_one_row() {
+        let all = [
+            Kind::Refused,
+            Kind::BadArguments,
+            Kind::Usage,
+            Kind::Storage,
+            Kind::Internal,
+            Kind::Interrupted,
+        ];
+        for k in all {
+            let rows = TABLE.iter().filter(|r| r.kind == Some(k)).count();
+            assert_eq!(rows, 1, "{}", k.name());
+        }
+        assert_eq!(TABLE.len(), all.len() + 1);
+        assert_eq!(Kind::BadArguments.mcp(), Mcp::InvalidParams);
+        assert_eq!(Kind::Internal.mcp(), Mcp::InternalError);
+        assert_eq!(Kind::Storage.mcp(), Mcp::ToolError);
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod sanitize;
 pub mod scope;
 pub mod scrub;
 pub mod snapshot;
+mod spelled;
 pub mod spool;
 pub mod time;
 pub mod tools;

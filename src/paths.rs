@@ -13,6 +13,7 @@ pub mod env {
     pub const FLEET_ID: &str = "CTXLAKE_FLEET_ID";
     pub const AGENT_ID: &str = "CTXLAKE_AGENT_ID";
     pub const SESSION_ID: &str = "CTXLAKE_SESSION_ID";
+    pub const HOOK_BUDGET_MS: &str = "CTXLAKE_HOOK_BUDGET_MS";
     pub const NO_COLOR: &str = "NO_COLOR";
 
     pub const ALL: &[(&str, &str)] = &[
@@ -36,6 +37,10 @@ pub mod env {
         (
             SESSION_ID,
             "this session's id (default: minted per process)",
+        ),
+        (
+            HOOK_BUDGET_MS,
+            "wall-clock ms a hook may run before it exits 0 silently (default 300)",
         ),
         (NO_COLOR, "disable colour in tables"),
     ];

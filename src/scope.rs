@@ -75,7 +75,7 @@ pub fn validate_id(what: &str, id: &str) -> Result<()> {
     };
     match problem {
         None => Ok(()),
-        Some(p) => Err(Error::usage(
+        Some(p) => Err(Error::bad_arguments(
             "invalid_id",
             format!("{what} id `{}` {p}", id.escape_debug()),
         )

@@ -19,6 +19,8 @@ mod init;
 mod install;
 #[path = "cli/lake.rs"]
 mod lake;
+#[path = "cli/locks.rs"]
+mod locks;
 #[path = "cli/mcp.rs"]
 mod mcp;
 #[path = "cli/spool.rs"]

@@ -24,6 +24,10 @@ use crate::install::{self, Action, EntryOpts, FilePlan, FileReport, Installer, R
 /// pass `--all` (every detected runtime) or `--yes`.
 ///
 /// A malformed config file is refused with its line and column (exit 1); nothing is written.
+/// Each edit is re-read by the format's own parser and must change only ctxlake's entries.
+///
+/// `--project` files are meant to be committed: they name the bare command `ctxlake` when
+/// `ctxlake` on PATH is this binary, else this machine's path (with a warning).
 ///
 /// Example:
 ///   ctxlake install claude-code codex
@@ -79,6 +83,9 @@ pub fn run(a: &InstallArgs, g: &GlobalArgs) -> Result<()> {
     }
     let rts = pick(&inst, &a.runtimes, a.all, a.yes, a.force, "install")?;
     let plans = inst.plan_install(&rts, &opts)?;
+    if a.project && std::path::Path::new(&opts.exe).is_absolute() {
+        not_portable(&inst, &opts.exe, &plans);
+    }
     if a.dry_run {
         return dry_run(g, &plans);
     }
@@ -100,7 +107,14 @@ pub(crate) fn setup(g: &GlobalArgs, project: bool, hooks: bool) -> Result<(Insta
         .map_err(|e| {
             Error::storage("no_exe", "cannot find the path of this ctxlake binary").source(e)
         })?;
-    let exe = exe.to_str().map(str::to_string).ok_or_else(|| {
+    let env = install::Env::from_process()?;
+    // Project files are committed: name the command, not this machine's path, when PATH
+    // resolves it to this binary.
+    let portable = env.portable_command(&exe).filter(|_| project);
+    let named = portable
+        .map(str::to_string)
+        .or_else(|| exe.to_str().map(str::to_string));
+    let exe = named.ok_or_else(|| {
         Error::refused(
             "exe_not_utf8",
             format!("the path `{}` is not UTF-8", exe.display()),
@@ -115,7 +129,7 @@ pub(crate) fn setup(g: &GlobalArgs, project: bool, hooks: bool) -> Result<(Insta
         hooks,
         http: None,
     };
-    Ok((Installer::new(install::Env::from_process()?, &paths), opts))
+    Ok((Installer::new(env, &paths), opts))
 }
 
 /// The remote entry `--http` asks for: a project entry is pinned (`/mcp/<fleet>`), and the
@@ -259,6 +273,20 @@ pub(crate) fn report(g: &GlobalArgs, inst: &Installer, reports: &[FileReport]) -
                 .collect()
         })
         .map_err(io)
+}
+
+/// A committed project file that names this machine's binary points at nothing elsewhere;
+/// say so even under `-q`, since the file outlives this run.
+fn not_portable(inst: &Installer, exe: &str, plans: &[FilePlan]) {
+    let files: Vec<String> = plans
+        .iter()
+        .map(|p| format!("`{}`", inst.env.show(&p.path)))
+        .collect();
+    crate::output::stderr(&format!(
+        "warning: the project file(s) {} name this machine's binary `{exe}`: not portable to a teammate's machine\n\
+         hint: put this ctxlake on PATH (so `command -v ctxlake` finds it) and run the command again to write the bare command `ctxlake`\n",
+        files.join(", ")
+    ));
 }
 
 fn verb(a: Action) -> &'static str {

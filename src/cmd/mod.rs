@@ -13,7 +13,6 @@ pub mod hook;
 pub mod init;
 pub mod install;
 pub mod maint;
-pub mod man;
 pub mod mcp;
 pub mod mcp_http;
 pub mod memory;

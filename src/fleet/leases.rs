@@ -33,6 +33,30 @@ pub enum State {
     Contended(String, String),
 }
 
+/// A lease's standing as the tools report it (the holder goes in its own field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaseState {
+    // This claimant holds it: the earliest unexpired grant among overlapping leases.
+    Held,
+    // Someone else's earlier grant overlaps it.
+    Contended,
+}
+
+crate::spelled::spelled!(LeaseState {
+    Held => "held",
+    Contended => "contended",
+});
+
+impl State {
+    pub fn reported(&self) -> LeaseState {
+        match self {
+            State::Held => LeaseState::Held,
+            State::Contended(..) => LeaseState::Contended,
+        }
+    }
+}
+
 /// One lease's standing, by (agent index, lease index) into the roster.
 #[derive(Debug, Clone)]
 pub struct Standing {

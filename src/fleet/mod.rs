@@ -1,5 +1,6 @@
-//! The fleet domain: advisory leases derived at read time. Tools, the hook and `sync`
-//! build on it; it never imports them.
+//! The fleet domain: advisory leases derived at read time and handoff notes. Tools, the
+//! hook and `sync` build on it; it never imports them.
 
 pub mod briefing;
+pub mod handoff;
 pub mod leases;

@@ -7,6 +7,9 @@ use crate::paths::Paths;
 use crate::scope::Scope;
 use crate::snapshot::build::{ClaimRow, build as build_snapshot};
 
+/// The instant every test briefs at; leases expire an hour later.
+const NOW: i64 = 1_764_000_000_000;
+
 fn ctx(home: &std::path::Path) -> Ctx {
     Ctx {
         paths: Paths::with_overrides(home.to_path_buf(), None, None),
@@ -18,7 +21,7 @@ fn ctx(home: &std::path::Path) -> Ctx {
         },
         pinned_fleet: None,
         cwd: home.to_path_buf(),
-        clock: crate::ctx::Clock::System,
+        clock: crate::ctx::Clock::Fixed(NOW),
     }
 }
 
@@ -33,7 +36,8 @@ fn write(c: &Ctx, name: &str, v: &impl serde::Serialize) {
 }
 
 fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
-    let now = crate::time::now_rfc3339();
+    let now = crate::time::format_ms(NOW);
+    let expires = crate::time::format_ms(NOW + 3_600_000);
     let roster = Roster {
         generated_at: now.clone(),
         lake_clock_offset_ms: 0,
@@ -50,7 +54,7 @@ fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
                         path: format!("src/m{i}/f{j}.rs"),
                         reason: "work".into(),
                         granted_at: now.clone(),
-                        expires_at: "2999-01-01T00:00:00Z".into(),
+                        expires_at: expires.clone(),
                     })
                     .collect(),
             })
@@ -63,9 +67,9 @@ fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
         agent: "agent-1".into(),
         session: "s1".into(),
         summary: format!("left auth half done {evil}"),
-        status: "blocked".into(),
+        status: crate::fleet::handoff::HandoffStatus::Blocked,
         next: Some("finish the token refresh".into()),
-        ..HandoffNote::default()
+        repo: None,
     };
     write(
         c,

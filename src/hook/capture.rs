@@ -8,12 +8,12 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::payload::{Event, Runtime};
+use super::payload::{Event, Kind, Runtime};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::paths::Paths;
 use crate::scrub::scrub;
-use crate::spool::{self, Record};
+use crate::spool::{self, Landed, Record, RecordKind, Wait};
 
 /// Longest string kept in a captured event (prompts, commands, errors).
 pub const FIELD_CHARS: usize = 2000;
@@ -33,26 +33,47 @@ pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Reco
         fleet: ctx.scope.fleet.clone(),
         agent: ctx.scope.agent.clone(),
         session: session.to_string(),
-        kind: format!(
-            "hook_{}",
-            serde_json::to_value(event.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_else(|| "other".into())
-        ),
+        kind: record_kind(event.kind),
         payload,
     }
 }
 
-/// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson`. `Ok(false)`: dropped (full).
-pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<bool> {
+/// The spool kind of a hook event (`hook_<event kind>` on disk).
+fn record_kind(kind: Option<Kind>) -> RecordKind {
+    match kind {
+        Some(Kind::SessionStart) => RecordKind::HookSessionStart,
+        Some(Kind::Prompt) => RecordKind::HookPrompt,
+        Some(Kind::PreTool) => RecordKind::HookPreTool,
+        Some(Kind::PostTool) => RecordKind::HookPostTool,
+        Some(Kind::ToolFailed) => RecordKind::HookToolFailed,
+        Some(Kind::Stop) => RecordKind::HookStop,
+        Some(Kind::SessionEnd) => RecordKind::HookSessionEnd,
+        Some(Kind::Other) | None => RecordKind::HookOther,
+    }
+}
+
+/// What became of a captured event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Captured {
+    Live,
+    /// The session's spool file was locked past [`spool::QUICK_WAIT`]: the record went
+    /// to this overflow segment, which `sync` drains like any other spool file.
+    Overflow(std::path::PathBuf),
+    /// Dropped and counted: the spool is full.
+    Dropped,
+}
+
+/// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson` without ever waiting long
+/// for its lock.
+pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<Captured> {
     let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
     let limits = ctx.spool_limits();
-    match spool::append(&path, rec, limits, false) {
-        Ok(()) => Ok(true),
+    match spool::append(&path, rec, limits, false, Wait::Overflow(spool::QUICK_WAIT)) {
+        Ok(Landed::Live) => Ok(Captured::Live),
+        Ok(Landed::Overflow(seg)) => Ok(Captured::Overflow(seg)),
         Err(e) if e.code == "spool_full" => {
             count_drop(&ctx.paths);
-            Ok(false)
+            Ok(Captured::Dropped)
         }
         Err(e) => Err(e),
     }

@@ -13,6 +13,9 @@ pub const NAME: &str = "ctxlake";
 pub type Created = Vec<Vec<Seg>>;
 
 pub enum Problem {
+    /// The file is not valid for its format, by the format's real parser.
+    Syntax(ParseError),
+    /// Valid, but laid out in a way the hand editor will not splice (e.g. YAML flow style).
     Parse(ParseError),
     Shape(String),
 }
@@ -26,7 +29,7 @@ impl From<ParseError> for Problem {
 /// Where a missing file starts from.
 pub fn empty(format: Format) -> &'static str {
     match format {
-        Format::Json => "{}\n",
+        Format::Json | Format::Jsonc => "{}\n",
         Format::Toml | Format::Yaml => "",
     }
 }
@@ -37,7 +40,7 @@ pub fn install(
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<(String, Created), Problem> {
     match t.format {
-        Format::Json => install_json(t, text, ours),
+        Format::Json | Format::Jsonc => install_json(t, text, ours),
         Format::Toml => {
             let doc = toml::parse(text)?;
             let Some((path, entry)) = &t.mcp else {
@@ -143,7 +146,7 @@ pub fn uninstall(
             }
             Ok(yaml::remove_hooks(&out, ours, created)?)
         }
-        Format::Json => uninstall_json(t, text, created, ours),
+        Format::Json | Format::Jsonc => uninstall_json(t, text, created, ours),
     }
 }
 
@@ -231,7 +234,7 @@ pub fn status(
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<(bool, usize), Problem> {
     match t.format {
-        Format::Json => {
+        Format::Json | Format::Jsonc => {
             let doc = Doc::parse(text)?;
             let mcp = t.mcp.as_ref().is_some_and(|(path, _)| {
                 let mut p = jsonc::keys(path);
@@ -290,12 +293,12 @@ fn commands(v: &Value) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-fn all_ours(v: &Value, ours: &dyn Fn(&str) -> bool) -> bool {
+pub(super) fn all_ours(v: &Value, ours: &dyn Fn(&str) -> bool) -> bool {
     let c = commands(v);
     !c.is_empty() && c.iter().all(|c| ours(c))
 }
 
-fn any_ours(v: &Value, ours: &dyn Fn(&str) -> bool) -> bool {
+pub(super) fn any_ours(v: &Value, ours: &dyn Fn(&str) -> bool) -> bool {
     commands(v).iter().any(|c| ours(c))
 }
 

@@ -60,11 +60,22 @@ impl Env {
     }
 
     pub fn on_path(&self, bin: &str) -> bool {
+        self.which(bin).is_some()
+    }
+
+    /// The first executable `bin` on PATH, as a shell would run it.
+    pub(crate) fn which(&self, bin: &str) -> Option<PathBuf> {
         use std::os::unix::fs::PermissionsExt;
-        self.path.iter().any(|d| {
-            std::fs::metadata(d.join(bin))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        self.path.iter().map(|d| d.join(bin)).find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
+    }
+
+    /// What a committed project file should run: the bare `ctxlake` when PATH finds this very
+    /// binary (`exe`, canonical), so the file works on every teammate's machine; else `None`.
+    pub(crate) fn portable_command(&self, exe: &Path) -> Option<&'static str> {
+        let found = self.which("ctxlake")?.canonicalize().ok()?;
+        (found == exe).then_some("ctxlake")
     }
 
     /// `~/…` for paths under the home directory, for messages.

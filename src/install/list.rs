@@ -74,12 +74,15 @@ fn file_status(t: &super::runtimes::Target, ours: &dyn Fn(&str) -> bool) -> File
         }
     };
     s.exists = true;
-    match edit::status(t, &text, ours) {
+    let status = super::validate::parse(t.format, &text)
+        .map_err(edit::Problem::Syntax)
+        .and_then(|_| edit::status(t, &text, ours));
+    match status {
         Ok((mcp, hooks)) => {
             s.mcp = t.mcp.as_ref().map(|_| mcp);
             s.hooks = hooks;
         }
-        Err(edit::Problem::Parse(e)) => {
+        Err(edit::Problem::Parse(e) | edit::Problem::Syntax(e)) => {
             s.error = Some(format!(
                 "line {}, column {}: {}",
                 e.line, e.column, e.message

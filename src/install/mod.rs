@@ -4,6 +4,7 @@
 pub mod diff;
 mod edit;
 pub mod env;
+mod guard;
 pub mod jsonc;
 mod plan;
 pub mod remote;
@@ -11,6 +12,7 @@ pub mod render;
 pub mod runtimes;
 pub mod state;
 pub mod toml;
+mod validate;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -5,8 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::edit::{self, Created, Problem};
+use super::guard::{self, Direction};
+use super::jsonc::ParseError;
 use super::runtimes::{EntryOpts, Format, Runtime, Target, is_ours, targets};
 use super::state::{Store, sha256};
+use super::validate;
 use super::{Action, FilePlan};
 use crate::error::{Error, Result};
 use crate::install::env::Env;
@@ -19,8 +22,11 @@ pub fn install(env: &Env, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan
             let target = resolve(&t.path)?;
             let before = read(&target)?;
             let text = before.as_deref().unwrap_or(edit::empty(t.format));
+            let old = validate::parse(t.format, text)
+                .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
             let (after, created) =
                 edit::install(&t, text, &ours).map_err(|p| refuse(&target, &t, p))?;
+            guard::verify(&target, &t, old, &after, Direction::Install, &ours)?;
             let action = match &before {
                 None => Action::Create,
                 Some(b) if *b == after => Action::Unchanged,
@@ -57,54 +63,69 @@ pub fn uninstall(
         for t in targets(rt, env, o)? {
             let target = resolve(&t.path)?;
             let before = read(&target)?;
-            let rec = store.load(&target)?;
-            let plan = |action, after| FilePlan {
+            let (action, after) = match before.as_deref() {
+                None => (Action::Absent, None),
+                Some(text) => {
+                    let old = validate::parse(t.format, text)
+                        .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
+                    let (action, after) = undo(store, &t, &target, text, &ours)?;
+                    // A deleted file is checked as the empty document it leaves behind.
+                    let left = after.as_deref().unwrap_or(edit::empty(t.format));
+                    guard::verify(&target, &t, old, left, Direction::Uninstall, &ours)?;
+                    (action, after)
+                }
+            };
+            plans.push(FilePlan {
                 runtime: rt,
                 path: t.path.clone(),
-                target: target.clone(),
+                target,
                 action,
-                before: before.clone(),
+                before,
                 after,
                 created: Vec::new(),
                 clean: false,
-            };
-            let Some(text) = before.as_deref() else {
-                plans.push(plan(Action::Absent, None));
-                continue;
-            };
-            // Nothing changed since our write: put back exactly what was there before.
-            if let Some(r) = rec
-                .as_ref()
-                .filter(|r| r.post_sha256 == sha256(text.as_bytes()))
-            {
-                if !r.existed {
-                    plans.push(plan(Action::Delete, None));
-                    continue;
-                }
-                if let Some(orig) = store.original(r).and_then(|b| String::from_utf8(b).ok()) {
-                    plans.push(plan(Action::Restore, Some(orig)));
-                    continue;
-                }
-            }
-            let created: Created = rec.as_ref().map(|r| r.created.clone()).unwrap_or_default();
-            let after =
-                edit::uninstall(&t, text, &created, &ours).map_err(|p| refuse(&target, &t, p))?;
-            let created_file = rec.as_ref().is_some_and(|r| !r.existed);
-            plans.push(if after == text {
-                plan(Action::Absent, Some(after))
-            } else if created_file && blank(t.format, &after) {
-                plan(Action::Delete, None)
-            } else {
-                plan(Action::Remove, Some(after))
             });
         }
     }
     Ok(plans)
 }
 
+/// What uninstall does to an existing file: restore the recorded bytes when nothing changed
+/// since our write, else take out our entries (and delete a file we created, if now blank).
+fn undo(
+    store: &Store,
+    t: &Target,
+    target: &Path,
+    text: &str,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<(Action, Option<String>)> {
+    let rec = store.load(target)?;
+    if let Some(r) = rec
+        .as_ref()
+        .filter(|r| r.post_sha256 == sha256(text.as_bytes()))
+    {
+        if !r.existed {
+            return Ok((Action::Delete, None));
+        }
+        if let Some(orig) = store.original(r).and_then(|b| String::from_utf8(b).ok()) {
+            return Ok((Action::Restore, Some(orig)));
+        }
+    }
+    let created: Created = rec.as_ref().map(|r| r.created.clone()).unwrap_or_default();
+    let after = edit::uninstall(t, text, &created, ours).map_err(|p| refuse(target, t, p))?;
+    let created_file = rec.as_ref().is_some_and(|r| !r.existed);
+    Ok(if after == text {
+        (Action::Absent, Some(after))
+    } else if created_file && blank(t.format, &after) {
+        (Action::Delete, None)
+    } else {
+        (Action::Remove, Some(after))
+    })
+}
+
 fn blank(f: Format, text: &str) -> bool {
     match f {
-        Format::Json => text.trim() == "{}",
+        Format::Json | Format::Jsonc => text.trim() == "{}",
         Format::Toml | Format::Yaml => text.trim().is_empty(),
     }
 }
@@ -154,22 +175,37 @@ pub fn read(path: &Path) -> Result<Option<String>> {
 }
 
 fn refuse(path: &Path, t: &Target, p: Problem) -> Error {
-    let fmt = match t.format {
-        Format::Json => "JSON",
-        Format::Toml => "TOML",
-        Format::Yaml => "YAML ctxlake can edit",
-    };
-    match p {
-        Problem::Parse(e) => Error::refused(
-            "config_malformed",
-            format!("`{}` is not valid {fmt}: line {}, column {}: {}", path.display(), e.line, e.column, e.message),
-        )
-        .hint(format!(
+    let fmt = validate::name(t.format);
+    let at = |e: &ParseError| format!("line {}, column {}: {}", e.line, e.column, e.message);
+    let fix = |e: &ParseError| {
+        format!(
             "fix line {} of `{}` (or move the file aside) and run the command again; nothing was written",
             e.line,
             path.display()
+        )
+    };
+    match p {
+        Problem::Syntax(e) => Error::refused(
+            "config_malformed",
+            format!("`{}` is not valid {fmt}: {}", path.display(), at(&e)),
+        )
+        .hint(fix(&e)),
+        Problem::Parse(e) => Error::refused(
+            "config_malformed",
+            format!(
+                "`{}` is not {fmt} ctxlake can edit: {}",
+                path.display(),
+                at(&e)
+            ),
+        )
+        .hint(fix(&e)),
+        Problem::Shape(m) => Error::refused(
+            "config_unsupported",
+            format!("cannot edit `{}` safely: {m}", path.display()),
+        )
+        .hint(format!(
+            "edit `{}` by hand or move it aside; nothing was written",
+            path.display()
         )),
-        Problem::Shape(m) => Error::refused("config_unsupported", format!("cannot edit `{}` safely: {m}", path.display()))
-            .hint(format!("edit `{}` by hand or move it aside; nothing was written", path.display())),
     }
 }

@@ -157,7 +157,10 @@ pub fn detect(rt: Runtime, env: &Env) -> Detection {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
+    /// Strict JSON: the runtime parses it with a plain JSON parser.
     Json,
+    /// JSON with comments and trailing commas, as VS Code-style editors and Gemini read it.
+    Jsonc,
     Toml,
     Yaml,
 }

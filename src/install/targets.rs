@@ -24,7 +24,7 @@ pub fn targets(rt: Runtime, env: &Env, o: &EntryOpts) -> Result<Vec<Target>> {
     let json = |path: PathBuf, key: &'static str, entry: &Value| Target {
         runtime: rt,
         path,
-        format: Format::Json,
+        format: json_dialect(rt),
         mcp: Some((vec![key], entry.clone())),
         hooks: Vec::new(),
     };
@@ -111,6 +111,16 @@ pub fn targets(rt: Runtime, env: &Env, o: &EntryOpts) -> Result<Vec<Target>> {
         add_hooks(rt, env, o, &mut out);
     }
     Ok(out)
+}
+
+/// Strict JSON where the runtime reads its files with a plain JSON parser (Claude's files,
+/// Codex's `hooks.json`); JSONC for the editors and CLIs that keep comments (Zed, VS Code,
+/// Cursor, Windsurf, opencode, Gemini), so a comment there is not refused.
+fn json_dialect(rt: Runtime) -> Format {
+    match rt {
+        Runtime::ClaudeCode | Runtime::Codex | Runtime::ClaudeDesktop => Format::Json,
+        _ => Format::Jsonc,
+    }
 }
 
 fn base(project: bool, cwd: &std::path::Path, sub: &str, user: &std::path::Path) -> PathBuf {
@@ -237,7 +247,7 @@ fn add_hooks(rt: Runtime, env: &Env, o: &EntryOpts, out: &mut Vec<Target>) {
     out.push(Target {
         runtime: rt,
         path,
-        format: Format::Json,
+        format: json_dialect(rt),
         mcp: None,
         hooks,
     });

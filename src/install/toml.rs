@@ -147,7 +147,7 @@ fn line_spans(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-fn to_json(item: &Item) -> Value {
+pub(crate) fn to_json(item: &Item) -> Value {
     match item {
         Item::Value(v) => value_to_json(v),
         Item::Table(t) => {

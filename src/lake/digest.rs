@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::cache::SessionDigest;
-use crate::spool::Record;
+use crate::spool::{Record, RecordKind};
 
 const MAX_ITEMS: usize = 50;
 
@@ -58,8 +58,8 @@ pub fn fold(
             // Hooks report the working directory; the repo is named the same way claims are.
             d.repo = crate::repo::discover(std::path::Path::new(cwd)).map(|r| r.id);
         }
-        let kind = r.kind.as_str();
-        if kind.contains("session_start") {
+        let kind = &r.kind;
+        if *kind == RecordKind::HookSessionStart {
             d.started_at = r.ts.clone();
         }
         for path in p["paths"]
@@ -80,16 +80,16 @@ pub fn fold(
             }
             push_unique(&mut d.commands, &cmd);
         }
-        let failed = kind.contains("tool_failed")
+        let failed = *kind == RecordKind::HookToolFailed
             || p["ok"].as_bool() == Some(false)
             || p["exit_code"].as_i64().is_some_and(|c| c != 0)
             || p["error"].as_str().is_some_and(|e| !e.trim().is_empty());
         if failed {
             last_failed = true;
-        } else if kind.contains("post_tool") || p["exit_code"].as_i64() == Some(0) {
+        } else if *kind == RecordKind::HookPostTool || p["exit_code"].as_i64() == Some(0) {
             last_failed = false;
         }
-        if kind.contains("session_end") {
+        if *kind == RecordKind::HookSessionEnd {
             ended = true;
             d.ended_at = Some(r.ts.clone());
         }

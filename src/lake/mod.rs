@@ -15,6 +15,8 @@ pub mod maint;
 pub mod manifest;
 pub mod mirror;
 pub mod presence;
+#[cfg(test)]
+mod sim;
 pub mod store;
 
 pub use store::{Created, LocalStore, Store};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cache::Lease;
-use crate::spool::Record;
+use crate::spool::{Record, RecordKind};
 
 const APPLIED_MEMORY: usize = 512;
 
@@ -54,8 +54,8 @@ impl PresenceObj {
         let now = crate::time::format_ms(lake_now_ms);
         self.leases
             .retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
-        match rec.kind.as_str() {
-            "fleet_claim" => {
+        match &rec.kind {
+            RecordKind::FleetClaim => {
                 let repo = p["repo"].as_str().unwrap_or_default().to_string();
                 let reason = p["reason"].as_str().unwrap_or_default().to_string();
                 let ttl = p["ttl_secs"]
@@ -89,7 +89,7 @@ impl PresenceObj {
                 }
                 self.task.get_or_insert(reason);
             }
-            "fleet_release" => {
+            RecordKind::FleetRelease => {
                 if p["all"].as_bool().unwrap_or(false) {
                     self.leases.clear();
                 } else {
@@ -110,11 +110,11 @@ impl PresenceObj {
     }
 
     /// Hook events: what the runtime told us about the session.
-    fn apply_hook(&mut self, kind: &str, p: &Value, now: &str) {
+    fn apply_hook(&mut self, kind: &RecordKind, p: &Value, now: &str) {
         if let Some(rt) = p["runtime"].as_str() {
             self.runtime = Some(rt.to_string());
         }
-        if kind.contains("prompt")
+        if *kind == RecordKind::HookPrompt
             && let Some(prompt) = p["prompt"].as_str()
         {
             let t: String = prompt.chars().take(120).collect();
@@ -122,7 +122,7 @@ impl PresenceObj {
                 self.task = Some(t);
             }
         }
-        if kind.contains("session_end") || kind == "end" {
+        if *kind == RecordKind::HookSessionEnd {
             self.ended_at = Some(now.to_string());
             self.leases.clear();
         }

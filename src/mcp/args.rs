@@ -16,7 +16,7 @@ pub fn explain(schema: &Value, args: &Value) -> Option<String> {
         }
     }
     for (k, v) in args {
-        let Some(p) = props.get(k) else {
+        let Some(p) = props.get(k).or_else(|| aliased(props, k)) else {
             let known: Vec<&str> = props.keys().map(String::as_str).collect();
             return Some(format!(
                 "unknown argument `{}`; expected one of: {}",
@@ -30,6 +30,19 @@ pub fn explain(schema: &Value, args: &Value) -> Option<String> {
     }
     None
 }
+
+/// The property that `k` is another accepted name of (its `x-aliases`, which
+/// [`super::schema::portable_input`] strips before publishing).
+fn aliased<'a>(props: &'a serde_json::Map<String, Value>, k: &str) -> Option<&'a Value> {
+    props.values().find(|p| {
+        p.get(ALIASES)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| x == k))
+    })
+}
+
+/// The schema keyword listing a property's other accepted names.
+pub const ALIASES: &str = "x-aliases";
 
 fn type_name(v: &Value) -> &'static str {
     match v {
@@ -96,7 +109,7 @@ mod tests {
             "properties": {
                 "query": {"type": "string"},
                 "k": {"type": ["integer", "null"], "minimum": 0},
-                "kind": {"type": "string", "enum": ["a", "b"]},
+                "kind": {"type": "string", "enum": ["a", "b"], "x-aliases": ["sort"]},
                 "paths": {"type": "array", "items": {"type": "string"}},
             },
             "required": ["query"],
@@ -123,6 +136,11 @@ mod tests {
             e(json!({"query": "q", "kind": "c"}))
                 .unwrap()
                 .contains("`kind`")
+        );
+        assert!(
+            e(json!({"query": "q", "sort": "c"}))
+                .unwrap()
+                .contains("expected one of \"a\", \"b\", got \"c\"")
         );
         assert!(
             e(json!({"query": "q", "paths": [1]}))

@@ -6,14 +6,19 @@ use serde_json::{Map, Value, json};
 /// Keywords that describe the value itself rather than one of its types.
 const SHARED: &[&str] = &["description", "title", "default", "examples", "deprecated"];
 
-/// Input: an optional argument may simply be left out, so `[T, "null"]` becomes `T` and the
-/// `default: null` goes. The server still accepts an explicit `null` (serde's `Option`).
+/// Input: an optional argument may simply be left out, so `[T, "null"]` becomes `T`, and the
+/// `default: null` and an `enum`'s `null` go. The server still accepts an explicit `null`
+/// (serde's `Option`).
 pub fn portable_input(schema: &mut Value) {
     walk(schema, &|node| {
+        node.remove(super::args::ALIASES);
         if let Some(t) = non_null_type(node) {
             node.insert("type".into(), json!(t));
             if node.get("default") == Some(&Value::Null) {
                 node.remove("default");
+            }
+            if let Some(Value::Array(e)) = node.get_mut("enum") {
+                e.retain(|v| !v.is_null());
             }
         }
     });
@@ -81,7 +86,8 @@ mod tests {
         json!({"type": "object", "properties": {
             "since": {"type": ["string", "null"], "description": "d", "default": null},
             "paths": {"type": ["array", "null"], "items": {"type": ["integer", "null"], "minimum": 0}},
-            "q": {"type": "string"},
+            "q": {"type": "string", "x-aliases": ["query"]},
+            "mode": {"type": ["string", "null"], "enum": ["on", "off", null]},
         }})
     }
 
@@ -96,6 +102,10 @@ mod tests {
         assert_eq!(s["properties"]["paths"]["type"], "array");
         assert_eq!(s["properties"]["paths"]["items"]["type"], "integer");
         assert_eq!(s["properties"]["q"], json!({"type": "string"}));
+        assert_eq!(
+            s["properties"]["mode"],
+            json!({"type": "string", "enum": ["on", "off"]})
+        );
         assert!(!s.to_string().contains("null"));
     }
 

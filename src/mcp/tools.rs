@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError};
 use super::protocol::{TTL_MS, Version};
-use crate::error::{Error, Kind};
+use crate::error::{Error, Mcp};
 use crate::tools::{Ctx, Tool, registry};
 
 /// Arguments larger than this are refused before any tool sees them (a DoS bound).
@@ -144,18 +144,19 @@ fn success(version: Version, value: Value) -> Value {
 }
 
 fn failure(version: Version, e: Error, tool: &Tool, args: &Value) -> Result<Value, RpcError> {
-    let bad_args = e.kind == Kind::Usage && e.code == "invalid_arguments";
-    let message = if bad_args {
+    let mcp = e.kind.mcp();
+    let message = if mcp == Mcp::InvalidParams {
         super::args::explain(&(tool.input_schema)(), args).unwrap_or_else(|| e.one_line())
     } else {
         e.one_line()
     };
-    if bad_args && !version.bad_arguments_as_result() {
-        return Err(RpcError::new(INVALID_PARAMS, message).data(json!({"code": e.code})));
-    }
-    if e.kind == Kind::Storage && e.code == "internal" {
-        // Our output failed to encode: a bug on our side, not something the model can fix.
-        return Err(RpcError::new(INTERNAL_ERROR, e.one_line()));
+    match mcp {
+        Mcp::InvalidParams if !version.bad_arguments_as_result() => {
+            return Err(RpcError::new(INVALID_PARAMS, message).data(json!({"code": e.code})));
+        }
+        // A bug on our side, not something the model can fix.
+        Mcp::InternalError => return Err(RpcError::new(INTERNAL_ERROR, e.one_line())),
+        Mcp::InvalidParams | Mcp::ToolError => {}
     }
     let mut text = format!("error ({}): {message}", e.code);
     if let Some(h) = &e.hint {
@@ -183,7 +184,7 @@ mod tests {
     #[test]
     fn an_output_that_fails_to_encode_is_an_internal_error() {
         let tool = crate::tools::find("fleet_status").unwrap();
-        let e = Error::storage("internal", "cannot encode the tool output");
+        let e = Error::internal("output_encode", "cannot encode the tool output");
         let r = failure(Version::V2025_11_25, e, tool, &json!({}));
         assert_eq!(r.unwrap_err().code, INTERNAL_ERROR);
         // Storage trouble the caller can see and act on stays a tool error.

@@ -5,5 +5,6 @@
 pub(crate) mod contradiction;
 pub mod evidence;
 pub mod gate;
+pub mod kinds;
 pub mod render;
 pub mod snapshot;

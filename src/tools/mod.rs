@@ -55,12 +55,12 @@ pub fn invoke<I: DeserializeOwned, O: Serialize>(
         args
     };
     let input: I = serde_json::from_value(args).map_err(|e| {
-        Error::usage("invalid_arguments", format!("invalid arguments: {e}"))
+        Error::bad_arguments("invalid_arguments", format!("invalid arguments: {e}"))
             .hint("see the tool's inputSchema (`ctxlake mcp` tools/list)")
     })?;
     let out = run(ctx, input)?;
     serde_json::to_value(out)
-        .map_err(|e| Error::storage("internal", "cannot encode the tool output").source(e))
+        .map_err(|e| Error::internal("output_encode", "cannot encode the tool output").source(e))
 }
 
 /// The JSON Schema (draft 2020-12, subschemas inlined, root `type: object`) of `T`.

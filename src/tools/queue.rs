@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Ctx;
 use crate::error::Result;
 use crate::scrub::{Cut, scrub};
-use crate::spool::{self, Record};
+use crate::spool::{self, Record, RecordKind};
 
 /// What every write tool returns.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -29,23 +29,30 @@ pub struct Queued {
 }
 
 /// A new spool record from this caller, stamped now.
-pub fn record(ctx: &Ctx, fleet: &str, kind: &str, payload: Value) -> Record {
+pub fn record(ctx: &Ctx, fleet: &str, kind: RecordKind, payload: Value) -> Record {
     Record {
         id: crate::ulid::new(),
         ts: ctx.now_rfc3339(),
         fleet: fleet.to_string(),
         agent: ctx.scope.agent.clone(),
         session: ctx.scope.session.clone(),
-        kind: kind.to_string(),
+        kind,
         payload,
     }
 }
 
 /// Pass `payload` through the write boundary and durably spool it.
-pub fn write(ctx: &Ctx, fleet: &str, kind: &str, mut payload: Value) -> Result<Queued> {
+pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Result<Queued> {
     let scrubbed = scrub(&mut payload, crate::rules::MAX_TEXT_CHARS);
     let rec = record(ctx, fleet, kind, payload);
-    spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), true)?;
+    let wait = spool::Wait::Fail(ctx.config.lock_wait());
+    spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        ctx.spool_limits(),
+        true,
+        wait,
+    )?;
     Ok(Queued {
         status: "queued".into(),
         id: rec.id,

@@ -39,7 +39,7 @@ fn completions_and_man_pages_match_the_cli() {
             &mut stale,
         );
     }
-    for (name, bytes) in ctxlake::cmd::man::pages() {
+    for (name, bytes) in man_pages() {
         expected.insert(name.clone());
         check(&root().join("man").join(&name), &bytes, &mut stale);
     }
@@ -71,8 +71,7 @@ fn completions_subcommand_prints_the_same_script() {
 #[test]
 fn readme_lists_the_exit_codes_and_variables_the_code_uses() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for (code, meaning) in ctxlake::error::EXIT_CODES {
-        let row = format!("| {code} | {meaning} |");
+    for row in ctxlake::error::table_rows() {
         assert!(
             readme.contains(&row),
             "README lacks the exit-code row `{row}`"
@@ -84,5 +83,29 @@ fn readme_lists_the_exit_codes_and_variables_the_code_uses() {
             readme.contains(&row),
             "README lacks the variable row `{row}`"
         );
+    }
+}
+
+/// Man pages are rendered here, in the test, so the binary does not link `clap_mangen`.
+/// `(file name, roff bytes)` for `ctxlake.1`, `ctxlake-fleet.1`, `ctxlake-fleet-status.1`, …
+fn man_pages() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut cmd = Cli::command();
+    cmd.build();
+    walk(&cmd, "ctxlake", &mut out);
+    out
+}
+
+fn walk(cmd: &clap::Command, name: &str, out: &mut Vec<(String, Vec<u8>)>) {
+    let mut buf = Vec::new();
+    let page = cmd.clone().name(name.to_string());
+    if clap_mangen::Man::new(page).render(&mut buf).is_ok() {
+        out.push((format!("{name}.1"), buf));
+    }
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
+        walk(sub, &format!("{name}-{}", sub.get_name()), out);
     }
 }

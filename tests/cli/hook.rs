@@ -74,7 +74,7 @@ fn session_start_is_captured_under_the_real_session_id_and_briefs() {
     let recs = records(&env, "claude-code", sid);
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].session, sid);
-    assert_eq!(recs[0].kind, "hook_session_start");
+    assert_eq!(recs[0].kind.as_str(), "hook_session_start");
     assert_eq!(recs[0].agent, "agent-a");
     assert_eq!(recs[0].payload["runtime"], "claude-code");
     assert_eq!(recs[0].payload["source"], "startup");
@@ -92,7 +92,7 @@ fn session_start_is_captured_under_the_real_session_id_and_briefs() {
     }
     let kinds: Vec<String> = records(&env, "claude-code", sid)
         .into_iter()
-        .map(|r| r.kind)
+        .map(|r| r.kind.as_str().to_string())
         .collect();
     assert_eq!(
         kinds,

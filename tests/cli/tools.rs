@@ -290,3 +290,38 @@ fn help_teaches_with_examples() {
     }
     env.cmd().arg("frobnicate").assert().code(2);
 }
+
+/// `in-progress` (the CLI's old spelling) and `in_progress` are both accepted, and one
+/// spelling, `in_progress`, is stored and printed.
+#[test]
+fn handoff_status_takes_both_spellings_and_prints_one() {
+    let env = Env::new();
+    for s in ["in_progress", "in-progress"] {
+        let v = env.json(&["fleet", "handoff", "half done", "--status", s]);
+        assert_eq!(v["status"], "queued", "{s}");
+    }
+    let spool = String::from_utf8(env.spool_bytes()).unwrap();
+    assert_eq!(spool.matches("\"status\":\"in_progress\"").count(), 2);
+    assert!(!spool.contains("in-progress"));
+    env.cmd()
+        .args(["fleet", "handoff", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("in_progress"));
+}
+
+/// An unknown claim type is refused as a usage error naming the allowed values, as
+/// `memory propose` does, rather than silently matching nothing.
+#[test]
+fn memory_search_refuses_an_unknown_type() {
+    let env = Env::new();
+    env.cmd()
+        .args(["memory", "search", "q", "--type", "bogus"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("environment"));
+    env.cmd()
+        .args(["memory", "search", "q", "--type", "outcome"])
+        .assert()
+        .success();
+}

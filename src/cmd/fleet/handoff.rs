@@ -1,6 +1,6 @@
 //! `ctxlake fleet handoff SUMMARY --status S [--next N]`: leave a note for the next agent.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::cmd::{GlobalArgs, context, printed, render_queued};
 use crate::error::Result;
@@ -11,42 +11,28 @@ use crate::tools::fleet::handoff::{HandoffInput, HandoffStatus, run as handoff};
 /// Notes show in `ctxlake fleet history` and in every agent's session-start briefing.
 ///
 /// Example:
-///   ctxlake fleet handoff "login refactor half done; tests red in auth.rs" --status in-progress --next "fix token expiry test"
+///   ctxlake fleet handoff "login refactor half done; tests red in auth.rs" --status in_progress --next "fix token expiry test"
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct HandoffArgs {
     /// What was done and where it stands.
     pub summary: String,
-    /// Where the work stands.
+    /// Where the work stands (`in-progress` is accepted too).
     #[arg(long, value_enum)]
-    pub status: StatusArg,
+    pub status: HandoffStatus,
     /// What the next agent should do.
     #[arg(long)]
     pub next: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum StatusArg {
-    Done,
-    InProgress,
-    Blocked,
-    Abandoned,
-}
-
 pub fn run(args: HandoffArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
-    let status = match args.status {
-        StatusArg::Done => HandoffStatus::Done,
-        StatusArg::InProgress => HandoffStatus::InProgress,
-        StatusArg::Blocked => HandoffStatus::Blocked,
-        StatusArg::Abandoned => HandoffStatus::Abandoned,
-    };
     let out = handoff(
         &ctx,
         HandoffInput {
             fleet: None,
             summary: args.summary,
-            status,
+            status: args.status,
             next: args.next,
         },
     )?;

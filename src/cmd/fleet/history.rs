@@ -51,7 +51,7 @@ fn render(out: &HistoryOutput) -> String {
             t.add_row(vec![
                 h.at.clone(),
                 h.agent.clone(),
-                h.status.clone(),
+                h.status.to_string(),
                 h.summary.clone(),
                 h.next.clone().unwrap_or_default(),
             ]);

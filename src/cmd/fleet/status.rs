@@ -74,7 +74,7 @@ fn render(out: &StatusOutput) -> String {
             rows += 1;
             let state = match &l.holder {
                 Some(h) => format!("contended (held by {h})"),
-                None => l.state.clone(),
+                None => l.state.to_string(),
             };
             let path = if l.path.is_empty() {
                 "(whole repo)".into()

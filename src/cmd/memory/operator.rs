@@ -30,7 +30,7 @@ pub fn run(action: &str, args: OperatorArgs, g: &GlobalArgs) -> Result<()> {
         .strip_prefix("c-")
         .is_some_and(|h| h.len() == 10 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     if !valid {
-        return Err(Error::usage(
+        return Err(Error::bad_arguments(
             "invalid_claim_id",
             format!("`{}` is not a claim id", args.id),
         )
@@ -41,6 +41,11 @@ pub fn run(action: &str, args: OperatorArgs, g: &GlobalArgs) -> Result<()> {
             .hint("say why, e.g. `--reason \"confirmed on CI\"`"));
     }
     let payload = json!({ "action": action, "claim_id": args.id, "reason": args.reason });
-    let out = crate::tools::queue::write(&ctx, &fleet, "memory_operator", payload)?;
+    let out = crate::tools::queue::write(
+        &ctx,
+        &fleet,
+        crate::spool::RecordKind::MemoryOperator,
+        payload,
+    )?;
     printed(g.output().emit(&out, render_queued))
 }

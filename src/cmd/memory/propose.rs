@@ -1,6 +1,6 @@
 //! `ctxlake memory propose CLAIM --type T --subject S --evidence SESSION:MESSAGE…`.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::{Value, json};
 
 use crate::cmd::{GlobalArgs, context, printed, render_queued};
@@ -23,7 +23,7 @@ pub struct ProposeArgs {
     pub claim: String,
     /// What kind of claim it is.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
-    pub claim_type: TypeArg,
+    pub claim_type: ClaimType,
     /// What it is about (a component, tool or topic).
     #[arg(long)]
     pub subject: String,
@@ -35,22 +35,13 @@ pub struct ProposeArgs {
     pub evidence_json: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum TypeArg {
-    Environment,
-    Convention,
-    Outcome,
-    Preference,
-    Hypothesis,
-}
-
 pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let evidence = match &args.evidence_json {
         Some(j) => match serde_json::from_str::<Value>(j) {
             Ok(Value::Array(a)) => a,
             _ => {
-                return Err(Error::usage(
+                return Err(Error::bad_arguments(
                     "invalid_arguments",
                     "`--evidence-json` must be a JSON array",
                 )
@@ -66,17 +57,10 @@ pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
             })
             .collect(),
     };
-    let claim_type = match args.claim_type {
-        TypeArg::Environment => ClaimType::Environment,
-        TypeArg::Convention => ClaimType::Convention,
-        TypeArg::Outcome => ClaimType::Outcome,
-        TypeArg::Preference => ClaimType::Preference,
-        TypeArg::Hypothesis => ClaimType::Hypothesis,
-    };
     let input = ProposeInput {
         fleet: None,
         claim: args.claim,
-        claim_type,
+        claim_type: args.claim_type,
         subject: args.subject,
         evidence,
     };

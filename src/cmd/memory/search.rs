@@ -4,6 +4,7 @@ use clap::Args;
 
 use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::Result;
+use crate::memory::kinds::{ClaimScope, ClaimType};
 use crate::tools::memory::search::{SearchInput, SearchOutput, run as search};
 
 /// Search the fleet's promoted claims (lexical FTS5 and vector similarity, fused)
@@ -22,12 +23,12 @@ pub struct SearchArgs {
     /// Only claims about this subject.
     #[arg(long)]
     pub subject: Option<String>,
-    /// Only claims of this type (environment, convention, outcome, preference, hypothesis).
-    #[arg(long = "type", value_name = "TYPE")]
-    pub claim_type: Option<String>,
-    /// Only claims of this scope (`agent` or `fleet`).
-    #[arg(long)]
-    pub scope: Option<String>,
+    /// Only claims of this type.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub claim_type: Option<ClaimType>,
+    /// Only claims of this scope.
+    #[arg(long, value_enum)]
+    pub scope: Option<ClaimScope>,
     /// How many results (default 10, at most 200).
     #[arg(short)]
     pub k: Option<u32>,

@@ -197,3 +197,63 @@ fn the_call_log_has_one_line_per_call_and_never_the_arguments() {
     .unwrap();
     assert!(!raw.contains(secret) && !raw.contains("etc"), "{raw}");
 }
+
+/// An id or a time that fails validation is a bad argument like a wrong-typed one: the
+/// mapping follows the error's kind, not its code.
+#[test]
+fn invalid_ids_and_times_map_like_any_bad_argument() {
+    let bad = || {
+        [
+            call(1, "fleet_status", json!({"fleet": "a/b"})),
+            call(2, "fleet_history", json!({"since": "next tuesday"})),
+        ]
+    };
+    for v in ["2024-11-05", "2025-06-18"] {
+        let out = run(&[vec![init(v)], bad().to_vec()].concat());
+        for (f, want) in out[1..].iter().zip(["invalid_id", "invalid_since"]) {
+            assert_eq!(code(f), INVALID_PARAMS, "{v}: {f}");
+            assert_eq!(f["error"]["data"]["code"], want, "{f}");
+        }
+    }
+    let out = run(&[vec![init("2025-11-25")], bad().to_vec()].concat());
+    for (f, want) in out[1..].iter().zip(["invalid_id", "invalid_since"]) {
+        assert_eq!(f["result"]["isError"], true, "{f}");
+        assert_eq!(f["result"]["_meta"]["ctxlake/error"]["code"], want);
+    }
+}
+
+/// `type` is the canonical name (as in `memory_propose` and every output); `claim_type`
+/// stays accepted. An unknown type is a bad argument naming the allowed values.
+#[test]
+fn memory_search_type_is_checked_under_either_name() {
+    for name in ["type", "claim_type"] {
+        let out = run(&[
+            init("2025-06-18"),
+            call(1, "memory_search", json!({"query": "q", name: "bogus"})),
+            call(2, "memory_search", json!({"query": "q", name: "outcome"})),
+        ]);
+        assert_eq!(code(&out[1]), INVALID_PARAMS, "{name}: {}", out[1]);
+        let msg = out[1]["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("environment") && msg.contains("bogus"),
+            "{msg}"
+        );
+        assert_eq!(out[2]["result"]["isError"], false, "{name}: {}", out[2]);
+        let out = run(&[
+            init("2025-11-25"),
+            call(1, "memory_search", json!({"query": "q", name: "bogus"})),
+        ]);
+        assert_eq!(out[1]["result"]["isError"], true, "{}", out[1]);
+    }
+}
+
+#[test]
+fn handoff_status_accepts_the_kebab_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = ctx(dir.path(), None);
+    let args = json!({"summary": "half done", "status": "in-progress"});
+    let out = run_with(&c, &[init("2025-11-25"), call(1, "fleet_handoff", args)]);
+    assert_eq!(out[1]["result"]["isError"], false, "{}", out[1]);
+    let spool = std::fs::read_to_string(c.paths.spool_mcp("team")).unwrap();
+    assert!(spool.contains("\"status\":\"in_progress\""), "{spool}");
+}

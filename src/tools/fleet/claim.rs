@@ -53,7 +53,7 @@ pub fn run(ctx: &Ctx, input: ClaimInput) -> Result<Queued> {
     }
     let (repo, paths) = normalize_paths(ctx, &input.paths)?;
     let payload = json!({ "repo": repo, "paths": paths, "reason": input.reason, "ttl_secs": ttl });
-    queue::write(ctx, &fleet, "fleet_claim", payload)
+    queue::write(ctx, &fleet, crate::spool::RecordKind::FleetClaim, payload)
 }
 
 /// Make paths repo-relative (shared with release); refuses empty lists and escapes.

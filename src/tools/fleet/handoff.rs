@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{Error, Result};
+pub use crate::fleet::handoff::HandoffStatus;
 use crate::tools::queue::{self, Queued};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
 
@@ -18,26 +19,6 @@ pub const TOOL: Tool = Tool {
     call: |ctx, args| invoke(ctx, args, run),
 };
 
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq)]
-#[serde(rename_all = "snake_case")]
-pub enum HandoffStatus {
-    Done,
-    InProgress,
-    Blocked,
-    Abandoned,
-}
-
-impl HandoffStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandoffStatus::Done => "done",
-            HandoffStatus::InProgress => "in_progress",
-            HandoffStatus::Blocked => "blocked",
-            HandoffStatus::Abandoned => "abandoned",
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandoffInput {
@@ -45,7 +26,7 @@ pub struct HandoffInput {
     pub fleet: Option<String>,
     /// What was done and where it stands.
     pub summary: String,
-    /// `done`, `in_progress`, `blocked` or `abandoned`.
+    /// Where the work stands (`in-progress` is accepted for `in_progress`).
     pub status: HandoffStatus,
     /// What the next agent should do.
     #[serde(default)]
@@ -67,5 +48,5 @@ pub fn run(ctx: &Ctx, input: HandoffInput) -> Result<Queued> {
         "next": input.next,
         "repo": repo,
     });
-    queue::write(ctx, &fleet, "fleet_handoff", payload)
+    queue::write(ctx, &fleet, crate::spool::RecordKind::FleetHandoff, payload)
 }

@@ -37,5 +37,5 @@ pub fn run(ctx: &Ctx, input: ReleaseInput) -> Result<Queued> {
             json!({ "all": false, "repo": repo, "paths": paths })
         }
     };
-    queue::write(ctx, &fleet, "fleet_release", payload)
+    queue::write(ctx, &fleet, crate::spool::RecordKind::FleetRelease, payload)
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{self, Roster};
 use crate::error::Result;
-use crate::fleet::leases::{self, State};
+use crate::fleet::leases::{self, LeaseState, State};
 use crate::rules;
 use crate::tools::{Ctx, Tool, invoke, schema_of};
 
@@ -65,8 +65,7 @@ pub struct LeaseRow {
     pub reason: String,
     pub granted_at: String,
     pub expires_at: String,
-    /// `held` or `contended`.
-    pub state: String,
+    pub state: LeaseState,
     /// Who holds it when contended.
     pub holder: Option<String>,
 }
@@ -107,9 +106,9 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
             .filter(|s| s.agent == ai)
             .map(|s| {
                 let l = &p.leases[s.lease];
-                let (state, holder) = match &s.state {
-                    State::Held => ("held", None),
-                    State::Contended(a, _) => ("contended", Some(a.clone())),
+                let holder = match &s.state {
+                    State::Held => None,
+                    State::Contended(a, _) => Some(a.clone()),
                 };
                 if you && holder.is_some() {
                     out.contended += 1;
@@ -120,7 +119,7 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
                     reason: l.reason.clone(),
                     granted_at: l.granted_at.clone(),
                     expires_at: l.expires_at.clone(),
-                    state: state.into(),
+                    state: s.state.reported(),
                     holder,
                 }
             })

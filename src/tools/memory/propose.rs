@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+pub use crate::memory::kinds::ClaimType;
 use crate::tools::queue::{self, Queued};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
 
@@ -18,28 +19,6 @@ pub const TOOL: Tool = Tool {
     output_schema: schema_of::<Queued>,
     call: |ctx, args| invoke(ctx, args, run),
 };
-
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq)]
-#[serde(rename_all = "lowercase")]
-pub enum ClaimType {
-    Environment,
-    Convention,
-    Outcome,
-    Preference,
-    Hypothesis,
-}
-
-impl ClaimType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClaimType::Environment => "environment",
-            ClaimType::Convention => "convention",
-            ClaimType::Outcome => "outcome",
-            ClaimType::Preference => "preference",
-            ClaimType::Hypothesis => "hypothesis",
-        }
-    }
-}
 
 /// One citation: which session and message show the claim. Other fields are kept.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -87,5 +66,10 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
         "scope": "agent",
         "evidence": input.evidence,
     });
-    queue::write(ctx, &fleet, "memory_propose", payload)
+    queue::write(
+        ctx,
+        &fleet,
+        crate::spool::RecordKind::MemoryPropose,
+        payload,
+    )
 }

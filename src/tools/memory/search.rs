@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::error::Result;
+use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::memory::render;
 use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
 use crate::rules;
@@ -28,15 +29,16 @@ pub struct SearchInput {
     pub fleet: Option<String>,
     /// What to look for, in words.
     pub query: String,
-    /// Only claims of this scope (`agent` or `fleet`).
+    /// Only claims of this scope.
     #[serde(default)]
-    pub scope: Option<String>,
+    pub scope: Option<ClaimScope>,
     /// Only claims about this subject.
     #[serde(default)]
     pub subject: Option<String>,
-    /// Only claims of this type: environment, convention, outcome, preference, hypothesis.
-    #[serde(default)]
-    pub claim_type: Option<String>,
+    /// Only claims of this type (`claim_type` is accepted as another name for it).
+    #[serde(default, rename = "type", alias = "claim_type")]
+    #[schemars(extend("x-aliases" = ["claim_type"]))]
+    pub claim_type: Option<ClaimType>,
     /// How many results (default 10, at most 200).
     #[serde(default)]
     pub k: Option<u32>,
@@ -61,10 +63,10 @@ pub struct Hit {
     pub id: String,
     pub claim: String,
     #[serde(rename = "type")]
-    pub claim_type: String,
+    pub claim_type: ClaimType,
     pub subject: String,
-    pub scope: String,
-    pub status: String,
+    pub scope: ClaimScope,
+    pub status: ClaimStatus,
     pub independent_sessions: u32,
     pub confidence: f64,
     pub contested: bool,
@@ -104,8 +106,8 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     let q = Query {
         text: &input.query,
         subject: input.subject.as_deref(),
-        claim_type: input.claim_type.as_deref(),
-        scope: input.scope.as_deref(),
+        claim_type: input.claim_type.map(ClaimType::as_str),
+        scope: input.scope.map(ClaimScope::as_str),
         k,
     };
     let (hits, truncated) = match search(&snap, &q) {
@@ -121,18 +123,20 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     out.truncated = truncated;
     for h in hits {
         let mut c = h.claim;
-        for s in [
-            &mut c.id,
-            &mut c.text,
-            &mut c.subject,
-            &mut c.claim_type,
-            &mut c.scope,
-            &mut c.status,
-        ] {
+        // A value this build does not know (a newer writer's) skips its row: one odd
+        // claim never fails the whole search. Known values are exact, so need no cleaning.
+        let (Some(claim_type), Some(scope), Some(status)) = (
+            ClaimType::parse(&c.claim_type),
+            ClaimScope::parse(&c.scope),
+            ClaimStatus::parse(&c.status),
+        ) else {
+            continue;
+        };
+        for s in [&mut c.id, &mut c.text, &mut c.subject] {
             *s = crate::sanitize::clean(s, crate::sanitize::MAX_FIELD_CHARS);
         }
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
-        let contested = c.status == "contested";
+        let contested = status == ClaimStatus::Contested;
         let rendered = render::render(
             &c.id,
             &date,
@@ -144,10 +148,10 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         out.results.push(Hit {
             id: c.id,
             claim: c.text,
-            claim_type: c.claim_type,
+            claim_type,
             subject: c.subject,
-            scope: c.scope,
-            status: c.status,
+            scope,
+            status,
             independent_sessions: c.independent_sessions,
             confidence: c.confidence,
             contested,
@@ -167,6 +171,19 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         return;
     }
     let ids: Vec<&str> = out.results.iter().map(|h| h.id.as_str()).collect();
-    let rec = crate::tools::queue::record(ctx, fleet, "memory_shown", json!({ "claim_ids": ids }));
-    let _ = crate::spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), false);
+    let rec = crate::tools::queue::record(
+        ctx,
+        fleet,
+        crate::spool::RecordKind::MemoryShown,
+        json!({ "claim_ids": ids }),
+    );
+    // A read never waits on a writer: past a short try the record overflows.
+    let wait = crate::spool::Wait::Overflow(crate::spool::QUICK_WAIT);
+    let _ = crate::spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        ctx.spool_limits(),
+        false,
+        wait,
+    );
 }

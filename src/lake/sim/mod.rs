@@ -1,0 +1,118 @@
+//! Deterministic simulation of the lake protocol (issue 14 §3). Each seed builds a world
+//! of hosts and agents over a fault-injecting in-memory lake, runs a few dozen steps in a
+//! seed-chosen order, checks every invariant after every step, then settles (faults off,
+//! every host syncs) and checks that the hosts agree. A failing seed is printed with a
+//! trace and replays from its number alone:
+//! `CTXLAKE_SIM_SEED=<n> cargo test --lib lake::sim`; `CTXLAKE_SIM_SEEDS=<n>` runs more.
+//!
+//! The test bites. With `drain_file`'s watermark write and spool delete moved before its
+//! apply/flush loop (the watermark advances before the lake confirms), 252 of 1,000 seeds
+//! fail; the first is seed 3: "at step 14: record 01KDVDNWA3000000000000000F (fleet_claim)
+//! was lost" (a storm made the drain's writes fail after its spool file was gone).
+
+mod check;
+mod store;
+mod world;
+
+/// splitmix64: small, fast, and the same sequence on every platform.
+pub(super) struct Rng(u64);
+
+impl Rng {
+    pub(super) fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform enough in `0..n` for a simulation (`n` > 0).
+    pub(super) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Steps per seed: enough for several syncs, maints and races per run, few enough that
+/// 1,000 seeds stay within a few seconds of a debug build.
+const STEPS: usize = 20;
+
+/// Run one seed; the error names the step and carries the trace.
+fn run_seed(seed: u64) -> Result<(), String> {
+    let mut w = world::World::new(seed);
+    let mut seen = check::Seen::default();
+    let fail = |w: &world::World, step: &str, msg: String| {
+        let tail = w.trace.len().saturating_sub(30);
+        Err(format!(
+            "lake simulation failed for seed {seed} at {step}: {msg}\n\
+             reproduce: CTXLAKE_SIM_SEED={seed} cargo test --lib lake::sim\n\
+             last steps:\n  {}",
+            w.trace[tail..].join("\n  ")
+        ))
+    };
+    for step in 0..STEPS {
+        w.step();
+        if let Err(msg) = check::after_step(&w, &mut seen) {
+            return fail(&w, &format!("step {step}"), msg);
+        }
+    }
+    let settled = w
+        .settle()
+        .and_then(|()| check::after_step(&w, &mut seen))
+        .and_then(|()| check::quiescent(&w));
+    crate::time::set_sim_now(None);
+    match settled {
+        Ok(()) => Ok(()),
+        Err(msg) => fail(&w, "quiescence", msg),
+    }
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+#[test]
+fn lake_protocol_holds_under_faults() {
+    let seeds: Vec<u64> = match env_u64("CTXLAKE_SIM_SEED") {
+        Some(s) => vec![s],
+        None => (0..env_u64("CTXLAKE_SIM_SEEDS").unwrap_or(1000)).collect(),
+    };
+    // Two workers (each thread has its own simulated clock); the lowest failing seed wins.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = seeds.get(i) else { break };
+                    if let Err(e) = run_seed(seed) {
+                        failures.lock().unwrap().push((seed, e));
+                    }
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    if let Some((_, e)) = failures.first() {
+        panic!("{e}\n({} seed(s) failed in all)", failures.len());
+    }
+}
+
+#[test]
+fn a_seed_replays_exactly() {
+    let trace = |seed| {
+        let mut w = world::World::new(seed);
+        (0..STEPS).for_each(|_| w.step());
+        crate::time::set_sim_now(None);
+        (
+            w.trace.clone(),
+            w.store.peek_keys("claims/"),
+            w.store.peek_keys("live/"),
+        )
+    };
+    assert_eq!(trace(7), trace(7));
+    assert_ne!(trace(7).0, trace(8).0);
+}
