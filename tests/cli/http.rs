@@ -371,3 +371,26 @@ fn service_install_http_writes_its_own_unit_next_to_sync() {
     assert!(!dir.join("ctxlake-mcp-http.service").exists());
     assert!(dir.join("ctxlake-sync.service").exists());
 }
+
+#[test]
+fn an_idle_or_slow_connection_is_closed_after_the_header_timeout() {
+    use std::io::{Read, Write};
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let mut idle = std::net::TcpStream::connect(&s.addr).unwrap();
+    let mut slow = std::net::TcpStream::connect(&s.addr).unwrap();
+    slow.write_all(b"GET /health HTTP/1.1\r\nHost: local")
+        .unwrap();
+    let started = std::time::Instant::now();
+    for c in [&mut idle, &mut slow] {
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut buf = Vec::new();
+        let _ = c.read_to_end(&mut buf);
+    }
+    let waited = started.elapsed();
+    assert!(
+        (Duration::from_secs(8)..Duration::from_secs(25)).contains(&waited),
+        "closed after {waited:?}, want about 10 s"
+    );
+    assert_eq!(s.request("GET", "/health", &[], b"").status, 200);
+}
