@@ -26,7 +26,7 @@ end
 
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_needs_command" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s V -l version -d 'Print version'
@@ -51,13 +51,13 @@ off\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s y -l yes -d 'Do not ask; use flags and defaults'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s V -l version -d 'Print version'
@@ -69,7 +69,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -77,13 +77,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l ttl -d 'Lease lifetime in seconds' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s V -l version -d 'Print version'
@@ -92,7 +92,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l limit -d 'Rows per list (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
@@ -103,7 +103,7 @@ abandoned\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l next -d 'What the next agent should do' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s V -l version -d 'Print version'
@@ -115,7 +115,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s V -l version -d 'Print version'
@@ -138,7 +138,7 @@ fleet\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s k -d 'How many results (default 10, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
@@ -152,7 +152,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence-json -d 'Citations as a JSON array of objects with `session_id` and `message_id`' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s V -l version -d 'Print version'
@@ -160,7 +160,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l limit -d 'Rows (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
@@ -171,28 +171,28 @@ retired\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l limit -d 'Rows (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
@@ -206,7 +206,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s V -l version -d 'Print version'
@@ -214,7 +214,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
@@ -224,26 +224,26 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l interval -d 'Se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l watch -d 'Keep running: sync every `--interval` seconds'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l only -d 'Only this fleet (default: every fleet in the lake)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
@@ -254,7 +254,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
@@ -262,7 +262,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
@@ -271,13 +271,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s V -l version -d 'Print version'
@@ -291,7 +291,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l no-hooks -d 
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l force -d 'Install into a named runtime even if it is not detected'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s y -l yes -d 'Do not prompt: with no runtime named, take every detected one'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l list -d 'Show each runtime, detected or not, installed or not, and its files'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s V -l version -d 'Print version'
@@ -301,7 +301,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l all -d 'Un
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l project -d 'Edit the project\'s files (in the current directory) instead of the user\'s'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l dry-run -d 'Print a unified diff per file; write nothing'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s y -l yes -d 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s V -l version -d 'Print version'
@@ -310,7 +310,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l allow-host -d 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s V -l version -d 'Print version'
@@ -319,13 +319,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'

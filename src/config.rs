@@ -12,6 +12,8 @@ pub const DEFAULT_SPOOL_MAX_BYTES: u64 = 64 * 1024 * 1024;
 pub const DEFAULT_SPOOL_ROTATE_BYTES: u64 = 8 * 1024 * 1024;
 pub const DEFAULT_IDLE_SECS: u64 = 2 * 3600;
 pub const DEFAULT_SYNC_INTERVAL_SECS: u64 = 15;
+/// `[mcp] log_days`: days of `logs/mcp-<date>.jsonl` kept; older files go at server start.
+pub const DEFAULT_MCP_LOG_DAYS: u64 = 30;
 /// How long a CLI/MCP write (and `sync`, per spool file) waits for a spool lock.
 pub const DEFAULT_LOCK_WAIT_MS: u64 = 2000;
 
@@ -57,6 +59,7 @@ pub struct Config {
     pub idle_secs: u64,
     pub sync_interval_secs: u64,
     pub block_on_conflict: bool,
+    pub mcp_log_days: u64,
     /// `[limits] lock_wait_ms`: the longest a write waits for a spool lock held by another
     /// process before it fails naming the holder.
     pub lock_wait_ms: u64,
@@ -74,6 +77,7 @@ impl Default for Config {
             idle_secs: DEFAULT_IDLE_SECS,
             sync_interval_secs: DEFAULT_SYNC_INTERVAL_SECS,
             block_on_conflict: false,
+            mcp_log_days: DEFAULT_MCP_LOG_DAYS,
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
         }
     }
@@ -131,6 +135,7 @@ impl Config {
         let limits = root.get("limits").and_then(Item::as_table);
         let hooks = root.get("hooks").and_then(Item::as_table);
         let sync = root.get("sync").and_then(Item::as_table);
+        let mcp = root.get("mcp").and_then(Item::as_table);
         let memory_mode = match memory.and_then(|m| m.get("mode")) {
             None => MemoryMode::On,
             Some(i) => i
@@ -169,6 +174,7 @@ impl Config {
                 DEFAULT_SYNC_INTERVAL_SECS,
             )?,
             block_on_conflict,
+            mcp_log_days: int(mcp, "log_days", "mcp.log_days", DEFAULT_MCP_LOG_DAYS)?,
             lock_wait_ms: int(
                 limits,
                 "lock_wait_ms",
@@ -269,6 +275,10 @@ mod tests {
     fn bad_values_are_named() {
         let e = Config::parse("[memory]\nmode = \"loud\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.mode"), "{}", e.message);
+        let c = Config::parse("[mcp]\nlog_days = 7\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.mcp_log_days, 7);
+        let e = Config::parse("[mcp]\nlog_days = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("mcp.log_days"), "{}", e.message);
         let e = Config::parse("[limits]\nlock_wait_ms = 0\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("limits.lock_wait_ms"), "{}", e.message);
         let c = Config::parse("[limits]\nlock_wait_ms = 300\n", Path::new("c.toml")).unwrap();

@@ -2,6 +2,7 @@
 //! `tools` holds the implementations; `cmd` (CLI) and `mcp` (MCP server) are thin adapters.
 
 pub mod cache;
+pub mod clean;
 pub mod cmd;
 pub mod config;
 pub mod ctx;

@@ -132,6 +132,11 @@ fn action(c: char) -> Action {
     }
 }
 
+/// The first code point [`clean`] would remove or map, if any: an id must carry none.
+pub fn first_hidden(text: &str) -> Option<char> {
+    text.chars().find(|&c| action(c) != Action::Keep)
+}
+
 /// True when `text` needs no change at all (nothing to strip or map, within the bound).
 fn untouched(text: &str, max_chars: usize) -> bool {
     // Most lake text is ASCII: a byte scan decides it without decoding chars.

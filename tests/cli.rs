@@ -23,10 +23,14 @@ mod lake;
 mod locks;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/reads.rs"]
+mod reads;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]
 mod tools;
+#[path = "cli/usage.rs"]
+mod usage;
 
 /// A test file that is not declared above would silently never run.
 #[test]

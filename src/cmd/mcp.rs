@@ -59,20 +59,44 @@ pub fn run(args: &McpArgs, g: &GlobalArgs) -> Result<()> {
 
 fn serve(args: &McpArgs, g: &GlobalArgs) -> Result<()> {
     let http = args.http.options()?;
-    let mut ctx = Ctx::load(&g.scope_flags())?;
+    // A broken setting must not look like a dead server to every agent: serve anyway,
+    // say it once here, and let every tool call report it with the fix.
+    let (mut ctx, setup) = match Ctx::load(&g.scope_flags()) {
+        Ok(ctx) => (ctx, None),
+        // An HTTP server is started by a person or a service manager, who sees this at
+        // once: refuse to start rather than answer every remote client with the error.
+        Err(e) if http.is_some() => return Err(e),
+        Err(e) => {
+            let ctx = Ctx::fallback(crate::paths::Paths::from_env()?);
+            crate::output::stderr(&format!(
+                "{}note: serving anyway; every tool call reports this until it is fixed\n",
+                crate::output::render_error(&e)
+            ));
+            (ctx, Some(e))
+        }
+    };
     // One process is one session; a launcher that knows better sets CTXLAKE_SESSION_ID.
     if paths::var(env::SESSION_ID).is_none() {
         ctx.scope.session = format!("mcp-{}", crate::ulid::new());
     }
-    if fleet_on_command_line(std::env::args_os()) {
-        ctx.pinned_fleet = Some(ctx.scope.fleet.clone());
+    if setup.is_none() {
+        if fleet_on_command_line(std::env::args_os()) {
+            ctx.pinned_fleet = Some(ctx.scope.fleet.clone());
+        }
+        // Unknown `log_days` while the config is broken: keep every log.
+        crate::mcp::log::prune(&ctx.paths, ctx.config.mcp_log_days, ctx.now_ms());
     }
     if let Some(opts) = http {
         return super::mcp_http::serve(ctx, &opts);
     }
     let _registration = status::register(&ctx);
-    crate::mcp::serve(&ctx, io::stdin().lock(), io::stdout().lock())
-        .map_err(|e| Error::storage("io", "the MCP connection failed").source(e))
+    crate::mcp::serve_with(
+        &ctx,
+        setup.as_ref(),
+        io::stdin().lock(),
+        io::stdout().lock(),
+    )
+    .map_err(|e| Error::storage("io", "the MCP connection failed").source(e))
 }
 
 /// Whether `--fleet` was typed (or written by `ctxlake install`) rather than inherited from

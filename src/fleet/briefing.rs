@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{self, Clean, Handoffs, History, Roster};
+use crate::cache::{self, Handoffs, History, Roster};
+use crate::clean::Clean;
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::memory::render;

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use crate::error::Error;
 use crate::tools::Ctx;
 use jsonrpc::{INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, RpcError};
 use protocol::{Era, Version};
@@ -28,6 +29,8 @@ pub const MAX_FRAME_BYTES: usize = 1024 * 1024;
 pub struct Server<'a> {
     ctx: &'a Ctx,
     era: Era,
+    /// A setting that could not be loaded: every tool call reports it (the server stays up).
+    setup: Option<&'a Error>,
 }
 
 impl<'a> Server<'a> {
@@ -37,7 +40,11 @@ impl<'a> Server<'a> {
 
     /// Resume a connection whose era is already known (an HTTP session's, one per request).
     pub fn with_era(ctx: &'a Ctx, era: Era) -> Self {
-        Server { ctx, era }
+        Server {
+            ctx,
+            era,
+            setup: None,
+        }
     }
 
     /// The era settled so far (after `initialize`: the negotiated version).
@@ -172,7 +179,10 @@ impl<'a> Server<'a> {
 
     fn call(&mut self, version: Version, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let started = Instant::now();
-        let called = tools::call(self.ctx, version, params)?;
+        let called = match self.setup {
+            Some(e) => tools::refuse(e, params),
+            None => tools::call(self.ctx, version, params)?,
+        };
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         log::append(
             &self.ctx.paths,
@@ -211,8 +221,19 @@ fn listen_ack(id: Value) -> Value {
 }
 
 /// Serve one connection until `input` ends. A reader that went away ends it quietly.
-pub fn serve(ctx: &Ctx, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn serve(ctx: &Ctx, input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_with(ctx, None, input, output)
+}
+
+/// [`serve`], refusing every tool call with `setup` when a setting is broken.
+pub fn serve_with(
+    ctx: &Ctx,
+    setup: Option<&Error>,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     let mut server = Server::new(ctx);
+    server.setup = setup;
     let mut buf = Vec::new();
     loop {
         let reply = match read_frame(&mut input, &mut buf)? {

@@ -1,14 +1,12 @@
 //! The fleet's strongest promoted claims, for the session-start briefing: most
 //! independent sessions first, then confidence. No query text, so no FTS or vectors.
 
-use super::Snapshot;
 use super::build::ClaimRow;
-use crate::error::{Error, Result};
+use super::{Snapshot, cleaned, query_error as sql};
+use crate::error::Result;
 
 /// At most `k` agent-visible claims, strongest first (ties by id, for stable output).
 pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
-    let sql =
-        |e: rusqlite::Error| Error::storage("snapshot", "cannot query the snapshot").source(e);
     let mut st = snap
         .conn
         .prepare(
@@ -36,7 +34,7 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
             })
         })
         .map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 #[cfg(test)]

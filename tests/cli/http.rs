@@ -394,3 +394,25 @@ fn an_idle_or_slow_connection_is_closed_after_the_header_timeout() {
     );
     assert_eq!(s.request("GET", "/health", &[], b"").status, 200);
 }
+
+#[test]
+fn a_broken_config_stops_the_http_server_from_starting() {
+    let env = Env::new();
+    env.write("config.toml", "fleet = [unclosed\n");
+    let out = env
+        .cmd()
+        .args(["mcp", "--http", "127.0.0.1:0"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("serving MCP over HTTP"),
+        "it must not serve: {err}"
+    );
+    assert!(
+        matches!(out.status.code(), Some(c) if c != 0),
+        "it exits with an error: {err}"
+    );
+    assert!(err.contains("config.toml"), "{err}");
+}

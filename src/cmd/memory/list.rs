@@ -49,7 +49,7 @@ pub struct Row {
 pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let fleet = ctx.fleet(None)?;
-    let limit = crate::rules::clamp(args.limit, crate::rules::DEFAULT_LIMIT);
+    let limit = crate::rules::clamp("limit", args.limit, crate::rules::DEFAULT_LIMIT)?;
     let mut out = ListOutput {
         fleet: fleet.clone(),
         snapshot_id: None,
@@ -90,16 +90,15 @@ pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
 
 fn rows(s: &Snapshot, status: Option<&str>, limit: usize) -> Result<(Vec<Row>, bool)> {
     let all = crate::snapshot::search::list(s, status, limit + 1)?;
-    let clean = |x: String| crate::sanitize::clean(&x, crate::sanitize::MAX_FIELD_CHARS);
     let mut rows: Vec<Row> = all
         .into_iter()
         .map(|c| Row {
-            id: clean(c.id),
-            status: clean(c.status),
-            claim_type: clean(c.claim_type),
-            subject: clean(c.subject),
+            id: c.id,
+            status: c.status,
+            claim_type: c.claim_type,
+            subject: c.subject,
             independent_sessions: c.independent_sessions,
-            claim: clean(c.text),
+            claim: c.text,
         })
         .collect();
     let truncated = rows.len() > limit;

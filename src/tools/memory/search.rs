@@ -78,7 +78,7 @@ pub struct Hit {
 
 pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
-    let k = rules::clamp(input.k, rules::DEFAULT_K);
+    let k = rules::clamp("k", input.k, rules::DEFAULT_K)?;
     let mut out = SearchOutput {
         fleet: fleet.clone(),
         query: input.query.clone(),
@@ -122,9 +122,9 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     };
     out.truncated = truncated;
     for h in hits {
-        let mut c = h.claim;
+        let c = h.claim;
         // A value this build does not know (a newer writer's) skips its row: one odd
-        // claim never fails the whole search. Known values are exact, so need no cleaning.
+        // claim never fails the whole search. The strings passed the read boundary.
         let (Some(claim_type), Some(scope), Some(status)) = (
             ClaimType::parse(&c.claim_type),
             ClaimScope::parse(&c.scope),
@@ -132,9 +132,6 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         ) else {
             continue;
         };
-        for s in [&mut c.id, &mut c.text, &mut c.subject] {
-            *s = crate::sanitize::clean(s, crate::sanitize::MAX_FIELD_CHARS);
-        }
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
         let contested = status == ClaimStatus::Contested;
         let rendered = render::render(
