@@ -7,6 +7,8 @@
 mod boundary;
 #[path = "cli/common.rs"]
 mod common;
+#[path = "cli/corpora.rs"]
+mod corpora;
 #[path = "cli/docs.rs"]
 mod docs;
 #[path = "cli/hook.rs"]
