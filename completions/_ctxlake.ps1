@@ -421,6 +421,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;service;install' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')
@@ -434,6 +435,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;service;uninstall' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--no-start', '--no-start', [CompletionResultType]::ParameterName, 'Only write/remove the file; do not call systemctl/launchctl')
@@ -486,6 +488,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;install' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Install into every detected runtime')
@@ -523,6 +526,9 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT')
+            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Listen address for --http (same as its ADDR); a non-loopback address needs a token')
+            [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -532,7 +538,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running stdio servers (by parent process) and the latest tool calls')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -548,12 +555,99 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;mcp;token' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;mcp;token;new' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;mcp;token;show' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;mcp;token;revoke' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;mcp;token;help' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;mcp;token;help;new' {
+            break
+        }
+        'ctxlake;mcp;token;help;show' {
+            break
+        }
+        'ctxlake;mcp;token;help;revoke' {
+            break
+        }
+        'ctxlake;mcp;token;help;help' {
+            break
+        }
         'ctxlake;mcp;help' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running stdio servers (by parent process) and the latest tool calls')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ctxlake;mcp;help;status' {
+            break
+        }
+        'ctxlake;mcp;help;token' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            break
+        }
+        'ctxlake;mcp;help;token;new' {
+            break
+        }
+        'ctxlake;mcp;help;token;show' {
+            break
+        }
+        'ctxlake;mcp;help;token;revoke' {
             break
         }
         'ctxlake;mcp;help;help' {
@@ -673,10 +767,26 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;mcp' {
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running stdio servers (by parent process) and the latest tool calls')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
             break
         }
         'ctxlake;help;mcp;status' {
+            break
+        }
+        'ctxlake;help;mcp;token' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            break
+        }
+        'ctxlake;help;mcp;token;new' {
+            break
+        }
+        'ctxlake;help;mcp;token;show' {
+            break
+        }
+        'ctxlake;help;mcp;token;revoke' {
             break
         }
         'ctxlake;help;help' {

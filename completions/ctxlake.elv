@@ -377,6 +377,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;service;install'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
@@ -389,6 +390,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;service;uninstall'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
@@ -434,6 +436,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;install'= {
+            cand --http 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --all 'Install into every detected runtime'
@@ -469,6 +472,9 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp'= {
+            cand --http 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT'
+            cand --bind 'Listen address for --http (same as its ADDR); a non-loopback address needs a token'
+            cand --allow-host 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -478,7 +484,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;status'= {
@@ -492,11 +499,85 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;mcp;token'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;token;new'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;show'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;revoke'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;help'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;token;help;new'= {
+        }
+        &'ctxlake;mcp;token;help;show'= {
+        }
+        &'ctxlake;mcp;token;help;revoke'= {
+        }
+        &'ctxlake;mcp;token;help;help'= {
+        }
         &'ctxlake;mcp;help'= {
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;help;status'= {
+        }
+        &'ctxlake;mcp;help;token'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+        }
+        &'ctxlake;mcp;help;token;new'= {
+        }
+        &'ctxlake;mcp;help;token;show'= {
+        }
+        &'ctxlake;mcp;help;token;revoke'= {
         }
         &'ctxlake;mcp;help;help'= {
         }
@@ -586,9 +667,21 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;uninstall'= {
         }
         &'ctxlake;help;mcp'= {
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
         }
         &'ctxlake;help;mcp;status'= {
+        }
+        &'ctxlake;help;mcp;token'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+        }
+        &'ctxlake;help;mcp;token;new'= {
+        }
+        &'ctxlake;help;mcp;token;show'= {
+        }
+        &'ctxlake;help;mcp;token;revoke'= {
         }
         &'ctxlake;help;help'= {
         }

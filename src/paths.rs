@@ -123,6 +123,10 @@ impl Paths {
     pub fn run(&self) -> PathBuf {
         self.home.join("run")
     }
+    /// The bearer token of `ctxlake mcp --http` (mode 0600; `ctxlake mcp token`).
+    pub fn mcp_token(&self) -> PathBuf {
+        self.home.join("mcp-token")
+    }
     /// Host-local state of sync and maint (watermarks, locks): never shared.
     pub fn state(&self) -> PathBuf {
         self.home.join("state")

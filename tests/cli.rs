@@ -13,6 +13,8 @@ mod corpora;
 mod docs;
 #[path = "cli/hook.rs"]
 mod hook;
+#[path = "cli/http.rs"]
+mod http;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/install.rs"]

@@ -14,6 +14,7 @@ pub mod init;
 pub mod install;
 pub mod maint;
 pub mod mcp;
+pub mod mcp_http;
 pub mod memory;
 pub mod service;
 pub mod spool;

@@ -9,6 +9,7 @@ pub mod jsonc;
 mod plan;
 #[cfg(test)]
 mod props;
+pub mod remote;
 pub mod render;
 pub mod runtimes;
 pub mod state;

@@ -185,6 +185,8 @@ pub struct EntryOpts {
     pub agent: String,
     pub project: bool,
     pub hooks: bool,
+    /// `install --http`: write the runtime's remote entry for this server instead.
+    pub http: Option<super::remote::Remote>,
 }
 
 impl EntryOpts {

@@ -12,6 +12,7 @@ use jsonrpc::{INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, RpcError
 use protocol::{Era, Version};
 
 pub mod args;
+pub mod http;
 pub mod jsonrpc;
 pub mod log;
 pub mod protocol;
@@ -34,11 +35,21 @@ pub struct Server<'a> {
 
 impl<'a> Server<'a> {
     pub fn new(ctx: &'a Ctx) -> Self {
+        Self::with_era(ctx, Era::Fresh)
+    }
+
+    /// Resume a connection whose era is already known (an HTTP session's, one per request).
+    pub fn with_era(ctx: &'a Ctx, era: Era) -> Self {
         Server {
             ctx,
-            era: Era::Fresh,
+            era,
             setup: None,
         }
+    }
+
+    /// The era settled so far (after `initialize`: the negotiated version).
+    pub fn era(&self) -> Era {
+        self.era
     }
 
     /// The reply owed to one input line, if any.
@@ -56,14 +67,21 @@ impl<'a> Server<'a> {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Array(batch)) => self.handle_batch(batch),
-            Ok(v) => self.handle_value(v),
+            Ok(v) => self.handle_message(v),
             Err(e) => Some(jsonrpc::error(
                 Value::Null,
                 PARSE_ERROR,
                 "Parse error",
                 Some(json!({"detail": e.to_string()})),
             )),
+        }
+    }
+
+    /// The reply owed to one decoded message (a batch array included), if any.
+    pub fn handle_message(&mut self, v: Value) -> Option<Value> {
+        match v {
+            Value::Array(batch) => self.handle_batch(batch),
+            v => self.handle_value(v),
         }
     }
 

@@ -46,6 +46,7 @@ fn all_targets(formats: &[Format]) -> Vec<Target> {
                     agent: "a1".into(),
                     project,
                     hooks: true,
+                    http: None,
                 };
                 out.extend(targets(rt, &env, &o).unwrap_or_default());
             }
@@ -140,6 +141,7 @@ fn a_quoted_binary_path_is_still_ours() {
         agent: "a1".into(),
         project: true,
         hooks: true,
+        http: None,
     };
     let cmd = o.hook_command(super::Runtime::Cursor);
     assert!(cmd.starts_with('\''), "{cmd}");
