@@ -258,6 +258,7 @@ pub fn clean_value(value: &mut Value, max_chars: usize) -> usize {
 }
 
 /// Count, by class, what [`clean`] would remove from `text`.
+#[cfg(test)]
 pub fn removed_counts(text: &str) -> Removed {
     let mut removed = Removed::default();
     if text.is_ascii()

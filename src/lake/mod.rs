@@ -19,7 +19,7 @@ pub mod presence;
 mod sim;
 pub mod store;
 
-pub use store::{Created, LocalStore, Store};
+pub use store::{LocalStore, Store};
 
 /// Open the configured store (default: the local lake under `CTXLAKE_HOME`).
 pub fn open(paths: &Paths, config: &Config) -> Result<Box<dyn Store>> {

@@ -232,6 +232,7 @@ fn listen_ack(id: Value) -> Value {
 }
 
 /// Serve one connection until `input` ends. A reader that went away ends it quietly.
+#[cfg(test)]
 pub fn serve(ctx: &Ctx, input: impl BufRead, output: impl Write) -> io::Result<()> {
     serve_with(ctx, None, input, output)
 }

@@ -37,6 +37,7 @@ impl Doc {
         })
     }
 
+    #[cfg(test)]
     pub fn text(&self) -> &str {
         &self.text
     }
