@@ -12,6 +12,8 @@ use crate::tools::Ctx;
 
 mod exchange;
 pub(crate) mod guard;
+#[cfg(test)]
+mod props;
 mod reply;
 mod route;
 mod serve;

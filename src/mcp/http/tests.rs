@@ -10,7 +10,7 @@ use super::exchange::{delete, post};
 use super::reply::Reply;
 use super::{Endpoint, Shared, guard, session, status};
 
-fn shared(dir: &std::path::Path) -> Shared {
+pub(super) fn shared(dir: &std::path::Path) -> Shared {
     let ctx = crate::mcp::tests::ctx(dir, None);
     Shared {
         hosts: guard::Hosts::new("127.0.0.1:1".parse().unwrap(), &[]),
@@ -22,14 +22,14 @@ fn shared(dir: &std::path::Path) -> Shared {
     }
 }
 
-fn ep(sh: &Shared, path: &str) -> Endpoint {
+pub(super) fn ep(sh: &Shared, path: &str) -> Endpoint {
     Endpoint {
         path: path.into(),
         ctx: sh.base.clone(),
     }
 }
 
-fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+pub(super) fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
     let mut h = HeaderMap::new();
     for (k, v) in pairs {
         h.insert(
