@@ -163,6 +163,18 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__mcp,status)
                 cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__status"
                 ;;
+            ctxlake__subcmd__help__subcmd__mcp,token)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token"
+                ;;
+            ctxlake__subcmd__help__subcmd__mcp__subcmd__token,new)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__new"
+                ;;
+            ctxlake__subcmd__help__subcmd__mcp__subcmd__token,revoke)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__revoke"
+                ;;
+            ctxlake__subcmd__help__subcmd__mcp__subcmd__token,show)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__show"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,contest)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__contest"
                 ;;
@@ -211,11 +223,50 @@ _ctxlake() {
             ctxlake__subcmd__mcp,status)
                 cmd="ctxlake__subcmd__mcp__subcmd__status"
                 ;;
+            ctxlake__subcmd__mcp,token)
+                cmd="ctxlake__subcmd__mcp__subcmd__token"
+                ;;
             ctxlake__subcmd__mcp__subcmd__help,help)
                 cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__help"
                 ;;
             ctxlake__subcmd__mcp__subcmd__help,status)
                 cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__status"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help,token)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help__subcmd__token,new)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__new"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help__subcmd__token,revoke)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__revoke"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__help__subcmd__token,show)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__show"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token,new)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__new"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token,revoke)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__revoke"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token,show)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__show"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token__subcmd__help,help)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token__subcmd__help,new)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__new"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token__subcmd__help,revoke)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__revoke"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token__subcmd__help,show)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__show"
                 ;;
             ctxlake__subcmd__memory,contest)
                 cmd="ctxlake__subcmd__memory__subcmd__contest"
@@ -818,7 +869,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__mcp)
-            opts="status"
+            opts="status token"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,6 +885,62 @@ _ctxlake() {
         ctxlake__subcmd__help__subcmd__mcp__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__token)
+            opts="new show revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1122,12 +1229,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__install)
-            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
+            opts="-y -q -h -V --all --project --dry-run --no-hooks --force --yes --http --list --fleet --agent --json --quiet --help --version claude-code codex cursor gemini opencode hermes claude-desktop windsurf zed vscode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1256,12 +1367,24 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version status help"
+            opts="-q -h -V --http --bind --allow-host --fleet --agent --json --quiet --help --version status token help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1278,7 +1401,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__help)
-            opts="status help"
+            opts="status token help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1319,9 +1442,223 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__token)
+            opts="new show revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__mcp__subcmd__status)
             opts="-q -h -V --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version new show revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help)
+            opts="new show revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__new)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__revoke)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__show)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1782,12 +2119,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__service__subcmd__install)
-            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --no-start --http --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1804,12 +2145,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__service__subcmd__uninstall)
-            opts="-q -h -V --no-start --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --no-start --http --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

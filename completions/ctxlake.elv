@@ -20,7 +20,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -50,7 +50,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --agent 'This agent''s id (default: user@host)'
             cand -y 'Do not ask; use flags and defaults'
             cand --yes 'Do not ask; use flags and defaults'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -61,7 +61,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;fleet'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -78,7 +78,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;fleet;status'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -92,7 +92,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --ttl 'Lease lifetime in seconds'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -103,7 +103,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;fleet;release'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -117,7 +117,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --limit 'Rows per list (default 50, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -130,7 +130,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --next 'What the next agent should do'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -161,7 +161,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;memory'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -184,7 +184,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -k 'How many results (default 10, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -199,7 +199,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --evidence-json 'Citations as a JSON array of objects with `session_id` and `message_id`'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -212,7 +212,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --limit 'Rows (default 50, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -221,11 +221,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;list'= {
-            cand --status 'proposed, promoted, contested or retired (default: all)'
+            cand --status 'Only claims with this status (default: all)'
             cand --limit 'Rows (default 50, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -237,7 +237,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --reason 'Why: recorded in the claim''s timeline'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -249,7 +249,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --reason 'Why: recorded in the claim''s timeline'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -261,7 +261,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --reason 'Why: recorded in the claim''s timeline'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -298,7 +298,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;spool'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -311,7 +311,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;spool;check'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -332,7 +332,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --watch 'Keep running: sync every `--interval` seconds'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -344,7 +344,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --only 'Only this fleet (default: every fleet in the lake)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -355,7 +355,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;lake'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -368,7 +368,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;lake;copy'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -387,7 +387,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;status'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -398,7 +398,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;service'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -410,10 +410,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;service;install'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -422,10 +423,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;service;uninstall'= {
+            cand --http 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --no-start 'Only write/remove the file; do not call systemctl/launchctl'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -447,7 +449,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;completions'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -458,7 +460,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;hook'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -467,6 +469,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;install'= {
+            cand --http 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --all 'Install into every detected runtime'
@@ -477,7 +480,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -y 'Do not prompt: with no runtime named, take every detected one'
             cand --yes 'Do not prompt: with no runtime named, take every detected one'
             cand --list 'Show each runtime, detected or not, installed or not, and its files'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -493,7 +496,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --dry-run 'Print a unified diff per file; write nothing'
             cand -y 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
             cand --yes 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -502,22 +505,26 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp'= {
+            cand --http 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT'
+            cand --bind 'Listen address for --http (same as its ADDR); a non-loopback address needs a token'
+            cand --allow-host 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;status'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --json 'Print the result as JSON (exactly the MCP tool''s structuredContent)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
             cand -h 'Print help'
@@ -525,11 +532,85 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;mcp;token'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;token;new'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;show'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;revoke'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;help'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;mcp;token;help;new'= {
+        }
+        &'ctxlake;mcp;token;help;show'= {
+        }
+        &'ctxlake;mcp;token;help;revoke'= {
+        }
+        &'ctxlake;mcp;token;help;help'= {
+        }
         &'ctxlake;mcp;help'= {
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;help;status'= {
+        }
+        &'ctxlake;mcp;help;token'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+        }
+        &'ctxlake;mcp;help;token;new'= {
+        }
+        &'ctxlake;mcp;help;token;show'= {
+        }
+        &'ctxlake;mcp;help;token;revoke'= {
         }
         &'ctxlake;mcp;help;help'= {
         }
@@ -625,9 +706,21 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;uninstall'= {
         }
         &'ctxlake;help;mcp'= {
-            cand status 'List the running stdio servers (by parent process) and the latest tool calls'
+            cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+            cand token 'Manage the bearer token of `ctxlake mcp --http`'
         }
         &'ctxlake;help;mcp;status'= {
+        }
+        &'ctxlake;help;mcp;token'= {
+            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
+            cand show 'Print the current token'
+            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+        }
+        &'ctxlake;help;mcp;token;new'= {
+        }
+        &'ctxlake;help;mcp;token;show'= {
+        }
+        &'ctxlake;help;mcp;token;revoke'= {
         }
         &'ctxlake;help;help'= {
         }

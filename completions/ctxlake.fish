@@ -26,7 +26,7 @@ end
 
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_needs_command" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_needs_command" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -s V -l version -d 'Print version'
@@ -52,13 +52,13 @@ off\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s y -l yes -d 'Do not ask; use flags and defaults'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -s V -l version -d 'Print version'
@@ -70,7 +70,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and not __fish_seen_subcommand_from status claim release history handoff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -78,13 +78,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l ttl -d 'Lease lifetime in seconds' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from claim" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from release" -s V -l version -d 'Print version'
@@ -93,7 +93,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l limit -d 'Rows per list (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
@@ -104,7 +104,7 @@ abandoned\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l next -d 'What the next agent should do' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from handoff" -s V -l version -d 'Print version'
@@ -116,7 +116,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s V -l version -d 'Print version'
@@ -139,7 +139,7 @@ fleet\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s k -d 'How many results (default 10, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
@@ -153,7 +153,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence-json -d 'Citations as a JSON array of objects with `session_id` and `message_id`' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -s V -l version -d 'Print version'
@@ -161,39 +161,39 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l limit -d 'Rows (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'proposed, promoted, contested or retired (default: all)' -r -f -a "proposed\t''
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'Only claims with this status (default: all)' -r -f -a "proposed\t''
 promoted\t''
 contested\t''
 retired\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l limit -d 'Rows (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from contest" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l reason -d 'Why: recorded in the claim\'s timeline' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
@@ -207,7 +207,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -s V -l version -d 'Print version'
@@ -215,7 +215,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
@@ -225,20 +225,20 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l interval -d 'Se
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l watch -d 'Keep running: sync every `--interval` seconds'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l only -d 'Only this fleet (default: every fleet in the lake)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -s V -l version -d 'Print version'
@@ -246,7 +246,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_see
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and not __fish_seen_subcommand_from copy help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from copy" -s V -l version -d 'Print version'
@@ -254,30 +254,32 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand lake; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand status" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Stop and remove the user service'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l http -d 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l http -d 'The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l no-start -d 'Only write/remove the file; do not call systemctl/launchctl'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
@@ -286,16 +288,17 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand service; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l http -d 'Write the runtime\'s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l all -d 'Install into every detected runtime'
@@ -305,7 +308,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l no-hooks -d 
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l force -d 'Install into a named runtime even if it is not detected'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s y -l yes -d 'Do not prompt: with no runtime named, take every detected one'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l list -d 'Show each runtime, detected or not, installed or not, and its files'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -s V -l version -d 'Print version'
@@ -315,25 +318,40 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l all -d 'Un
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l project -d 'Edit the project\'s files (in the current directory) instead of the user\'s'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l dry-run -d 'Print a unified diff per file; write nothing'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s y -l yes -d 'Do not prompt: with no runtime named, take every one where ctxlake is installed'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -l fleet -d 'Fleet to act in' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -s q -l quiet -d 'Print no notes on stderr'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -f -a "status" -d 'List the running stdio servers (by parent process) and the latest tool calls'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l http -d 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l bind -d 'Listen address for --http (same as its ADDR); a non-loopback address needs a token' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l allow-host -d 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (exactly the MCP tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the running stdio servers (by parent process) and the latest tool calls'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "new" -d 'Mint a new 32-byte random token (replacing any old one) and print it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "show" -d 'Print the current token'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Delete the token: loopback servers then need none, others refuse every request'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint lake status service completions hook install uninstall mcp help" -f -a "init" -d 'Write `config.toml` with this machine\'s fleet, agent id, store and memory mode'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init fleet memory spool sync maint lake status service completions hook install uninstall mcp help" -f -a "fleet" -d 'Who is working where: status, advisory leases, history, handoffs'
@@ -366,4 +384,5 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from lake" -f -a "copy" -d 'Copy every object of one lake into another, skipping what is already there'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "install" -d 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "uninstall" -d 'Stop and remove the user service'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "status" -d 'List the running stdio servers (by parent process) and the latest tool calls'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'

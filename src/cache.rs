@@ -1,12 +1,13 @@
 //! The local read model that `ctxlake sync` writes into `cache/<fleet>/`, and the
 //! reader the tools use. Every read degrades honestly: a missing or unreadable file
-//! yields `None` plus a note saying why, never an error. Every string read back is
-//! sanitized (it was written by another agent).
+//! yields `None` plus a note saying why, never an error. Every value read back passes
+//! the read boundary ([`crate::clean`]) before it is returned (another agent wrote it).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
+use crate::clean::Clean;
 use crate::paths::Paths;
 
 pub const ROSTER: &str = "roster.json";
@@ -129,105 +130,36 @@ pub struct Pipeline {
 pub struct Read<T> {
     pub data: Option<T>,
     pub note: Option<String>,
+    /// Why there is no data, for a header that must not call a corrupt cache missing.
+    pub problem: Option<Problem>,
 }
 
-/// Every string of a cache type, cleaned in place (the file was written from lake text,
-/// which other agents wrote). Typed, so a large roster is parsed once, not as a `Value`.
-pub trait Clean {
-    fn clean(&mut self);
+/// Why a cache file gave no data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    Missing,
+    Unreadable,
+    Corrupt,
+    Misshapen,
 }
 
-fn clean_str(s: &mut String) {
-    if let std::borrow::Cow::Owned(c) =
-        crate::sanitize::clean_cow(s, crate::sanitize::MAX_FIELD_CHARS)
-    {
-        *s = c;
-    }
-}
-
-fn clean_opt(s: &mut Option<String>) {
-    if let Some(s) = s {
-        clean_str(s);
-    }
-}
-
-impl Clean for Roster {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for p in &mut self.agents {
-            for s in [&mut p.agent, &mut p.session, &mut p.last_seen] {
-                clean_str(s);
-            }
-            clean_opt(&mut p.runtime);
-            clean_opt(&mut p.task);
-            for l in &mut p.leases {
-                for s in [
-                    &mut l.repo,
-                    &mut l.path,
-                    &mut l.reason,
-                    &mut l.granted_at,
-                    &mut l.expires_at,
-                ] {
-                    clean_str(s);
-                }
-            }
+impl Problem {
+    /// The state in a few words, with the fix: `cache is corrupt: run …`.
+    pub fn headline(self) -> &'static str {
+        match self {
+            Problem::Missing => "no cache yet",
+            Problem::Unreadable => "cache is unreadable (see the note)",
+            Problem::Corrupt => "cache is corrupt: run `ctxlake sync` to rebuild it",
+            Problem::Misshapen => "cache has an unexpected shape: run `ctxlake sync` to rebuild it",
         }
     }
 }
 
-impl Clean for History {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for d in &mut self.sessions {
-            for s in [
-                &mut d.session,
-                &mut d.agent,
-                &mut d.started_at,
-                &mut d.outcome,
-            ] {
-                clean_str(s);
-            }
-            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at] {
-                clean_opt(o);
-            }
-            d.files_touched
-                .iter_mut()
-                .chain(&mut d.commands)
-                .chain(&mut d.tests)
-                .for_each(clean_str);
-        }
-    }
-}
-
-impl Clean for Handoffs {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for h in &mut self.handoffs {
-            for s in [
-                &mut h.id,
-                &mut h.at,
-                &mut h.agent,
-                &mut h.session,
-                &mut h.summary,
-            ] {
-                clean_str(s);
-            }
-            clean_opt(&mut h.repo);
-            clean_opt(&mut h.next);
-        }
-    }
-}
-
-impl Clean for Pipeline {
-    fn clean(&mut self) {
-        for o in [
-            &mut self.last_sync,
-            &mut self.last_maint,
-            &mut self.snapshot_id,
-            &mut self.store,
-        ] {
-            clean_opt(o);
-        }
+fn failed<T>(problem: Problem, note: String) -> Read<T> {
+    Read {
+        data: None,
+        note: Some(note),
+        problem: Some(problem),
     }
 }
 
@@ -240,19 +172,19 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Read {
-                data: None,
-                note: Some(format!(
+            return failed(
+                Problem::Missing,
+                format!(
                     "no cache at `{}` yet: run `ctxlake sync` (or start `ctxlake sync --watch`)",
                     path.display()
-                )),
-            };
+                ),
+            );
         }
         Err(e) => {
-            return Read {
-                data: None,
-                note: Some(format!("cache `{}` is unreadable ({e})", path.display())),
-            };
+            return failed(
+                Problem::Unreadable,
+                format!("cache `{}` is unreadable ({e})", path.display()),
+            );
         }
     };
     match serde_json::from_slice::<T>(&bytes) {
@@ -261,22 +193,23 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
             Read {
                 data: Some(d),
                 note: None,
+                problem: None,
             }
         }
-        Err(e) if e.is_syntax() || e.is_eof() => Read {
-            data: None,
-            note: Some(format!(
+        Err(e) if e.is_syntax() || e.is_eof() => failed(
+            Problem::Corrupt,
+            format!(
                 "cache `{}` is corrupt ({e}); run `ctxlake sync` to rebuild it",
                 path.display()
-            )),
-        },
-        Err(e) => Read {
-            data: None,
-            note: Some(format!(
+            ),
+        ),
+        Err(e) => failed(
+            Problem::Misshapen,
+            format!(
                 "cache `{}` has an unexpected shape ({e}); run `ctxlake sync` to rebuild it",
                 path.display()
-            )),
-        },
+            ),
+        ),
     }
 }
 

@@ -12,6 +12,10 @@ pub const DEFAULT_SPOOL_MAX_BYTES: u64 = 64 * 1024 * 1024;
 pub const DEFAULT_SPOOL_ROTATE_BYTES: u64 = 8 * 1024 * 1024;
 pub const DEFAULT_IDLE_SECS: u64 = 2 * 3600;
 pub const DEFAULT_SYNC_INTERVAL_SECS: u64 = 15;
+/// `[mcp] log_days`: days of `logs/mcp-<date>.jsonl` kept; older files go at server start.
+pub const DEFAULT_MCP_LOG_DAYS: u64 = 30;
+/// How long a CLI/MCP write (and `sync`, per spool file) waits for a spool lock.
+pub const DEFAULT_LOCK_WAIT_MS: u64 = 2000;
 
 /// `[memory] mode`: whether promoted claims are visible to agents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
@@ -57,6 +61,10 @@ pub struct Config {
     pub idle_secs: u64,
     pub sync_interval_secs: u64,
     pub block_on_conflict: bool,
+    pub mcp_log_days: u64,
+    /// `[limits] lock_wait_ms`: the longest a write waits for a spool lock held by another
+    /// process before it fails naming the holder.
+    pub lock_wait_ms: u64,
 }
 
 impl Default for Config {
@@ -72,6 +80,8 @@ impl Default for Config {
             idle_secs: DEFAULT_IDLE_SECS,
             sync_interval_secs: DEFAULT_SYNC_INTERVAL_SECS,
             block_on_conflict: false,
+            mcp_log_days: DEFAULT_MCP_LOG_DAYS,
+            lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
         }
     }
 }
@@ -85,6 +95,11 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io("cannot read config", path, e)),
         }
+    }
+
+    /// [`Config::lock_wait_ms`] as a duration.
+    pub fn lock_wait(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.lock_wait_ms)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
@@ -124,6 +139,7 @@ impl Config {
         let hooks = root.get("hooks").and_then(Item::as_table);
         let sync = root.get("sync").and_then(Item::as_table);
         let s3 = root.get("s3").and_then(Item::as_table);
+        let mcp = root.get("mcp").and_then(Item::as_table);
         let memory_mode = match memory.and_then(|m| m.get("mode")) {
             None => MemoryMode::On,
             Some(i) => i
@@ -169,6 +185,13 @@ impl Config {
                 DEFAULT_SYNC_INTERVAL_SECS,
             )?,
             block_on_conflict,
+            mcp_log_days: int(mcp, "log_days", "mcp.log_days", DEFAULT_MCP_LOG_DAYS)?,
+            lock_wait_ms: int(
+                limits,
+                "lock_wait_ms",
+                "limits.lock_wait_ms",
+                DEFAULT_LOCK_WAIT_MS,
+            )?,
         })
     }
 }
@@ -263,6 +286,15 @@ mod tests {
     fn bad_values_are_named() {
         let e = Config::parse("[memory]\nmode = \"loud\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.mode"), "{}", e.message);
+        let c = Config::parse("[mcp]\nlog_days = 7\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.mcp_log_days, 7);
+        let e = Config::parse("[mcp]\nlog_days = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("mcp.log_days"), "{}", e.message);
+        let e = Config::parse("[limits]\nlock_wait_ms = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("limits.lock_wait_ms"), "{}", e.message);
+        let c = Config::parse("[limits]\nlock_wait_ms = 300\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.lock_wait(), std::time::Duration::from_millis(300));
+        assert_eq!(Config::default().lock_wait_ms, DEFAULT_LOCK_WAIT_MS);
         let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();
         assert!(e.one_line().contains("line 1"), "{}", e.one_line());
     }

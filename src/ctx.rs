@@ -55,6 +55,23 @@ impl Ctx {
         })
     }
 
+    /// Default settings and scope, for `ctxlake mcp` when a setting is broken: the server
+    /// still answers the handshake and reports the setting on every tool call.
+    pub fn fallback(paths: Paths) -> Ctx {
+        Ctx {
+            paths,
+            config: Config::default(),
+            scope: Scope {
+                fleet: crate::config::DEFAULT_FLEET.into(),
+                agent: crate::scope::default_agent(),
+                session: crate::scope::DEFAULT_SESSION.into(),
+            },
+            pinned_fleet: None,
+            cwd: PathBuf::from("."),
+            clock: Clock::System,
+        }
+    }
+
     /// The fleet a call acts in: the requested one (validated, and allowed by the pin) or ours.
     pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
         let fleet = requested.unwrap_or(&self.scope.fleet);

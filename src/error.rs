@@ -182,6 +182,9 @@ impl Error {
                 Some(format!("check the permissions of `{}`", path.display()))
             }
             std::io::ErrorKind::StorageFull => Some("free some disk space and retry".into()),
+            std::io::ErrorKind::FileTooLarge => {
+                Some("a file size limit (`ulimit -f`) was reached; raise it and retry".into())
+            }
             _ => None,
         };
         let mut e = Self::storage("io", format!("{what} `{}`", path.display())).source(err);

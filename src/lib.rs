@@ -1,30 +1,34 @@
 //! ctxlake: a zero-server coordination layer for fleets of coding agents.
 //! `tools` holds the implementations; `cmd` (CLI) and `mcp` (MCP server) are thin adapters.
 
-pub mod cache;
+pub(crate) mod cache;
+pub(crate) mod clean;
 pub mod cmd;
-pub mod config;
-pub mod ctx;
-pub mod digest;
+pub(crate) mod config;
+pub(crate) mod ctx;
+pub(crate) mod digest;
 pub mod error;
-pub mod fleet;
-pub mod fsutil;
+pub(crate) mod fleet;
+pub(crate) mod fsutil;
 pub mod hook;
-pub mod install;
-pub mod lake;
-pub mod mcp;
+pub(crate) mod install;
+pub(crate) mod lake;
+pub(crate) mod mcp;
 pub mod memory;
 pub mod output;
 pub mod paths;
-pub mod redact;
-pub mod repo;
-pub mod rules;
-pub mod sanitize;
-pub mod scope;
+pub(crate) mod redact;
+pub(crate) mod repo;
+pub(crate) mod rules;
+pub(crate) mod sanitize;
+pub(crate) mod scope;
 pub mod scrub;
 pub mod snapshot;
 mod spelled;
 pub mod spool;
 pub mod time;
-pub mod tools;
+pub(crate) mod tools;
 pub mod ulid;
+
+#[cfg(test)]
+mod proptests;

@@ -8,7 +8,11 @@ use ctxlake::cmd::{Cli, run};
 use ctxlake::output::{render_error, stderr};
 
 fn main() -> ExitCode {
-    if ctxlake::cmd::hook::fast(&std::env::args_os().collect::<Vec<_>>()).is_some() {
+    let argv: Vec<_> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == "hook") {
+        arm_hook_watchdog(argv.get(2).map(|r| r.to_string_lossy().into_owned()));
+    }
+    if ctxlake::cmd::hook::fast(&argv).is_some() {
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse();
@@ -23,6 +27,21 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// A hook must never hold up an agent's turn: past its wall-clock budget the process
+/// exits 0 having printed nothing (the watchdog logs why). Exiting is `main`'s job alone.
+#[allow(clippy::disallowed_methods)] // the one exit outside `main`'s return, by design
+fn arm_hook_watchdog(runtime: Option<String>) {
+    use ctxlake::hook::watchdog;
+    let _ = std::thread::Builder::new()
+        .name("hook-watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(watchdog::budget());
+            if watchdog::expire(runtime.as_deref().unwrap_or("hook")) {
+                std::process::exit(0);
+            }
+        });
 }
 
 fn is_broken_pipe(e: &ctxlake::error::Error) -> bool {

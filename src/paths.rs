@@ -13,6 +13,7 @@ pub mod env {
     pub const FLEET_ID: &str = "CTXLAKE_FLEET_ID";
     pub const AGENT_ID: &str = "CTXLAKE_AGENT_ID";
     pub const SESSION_ID: &str = "CTXLAKE_SESSION_ID";
+    pub const HOOK_BUDGET_MS: &str = "CTXLAKE_HOOK_BUDGET_MS";
     pub const NO_COLOR: &str = "NO_COLOR";
     pub const STORE: &str = "CTXLAKE_STORE";
     /// Debug builds only: shift this process's clock by N ms, to prove that leases
@@ -40,6 +41,10 @@ pub mod env {
         (
             SESSION_ID,
             "this session's id (default: minted per process)",
+        ),
+        (
+            HOOK_BUDGET_MS,
+            "wall-clock ms a hook may run before it exits 0 silently (default 300)",
         ),
         (
             STORE,
@@ -125,6 +130,10 @@ impl Paths {
     /// Registrations of running `ctxlake mcp` servers: host-local, never synced.
     pub fn run(&self) -> PathBuf {
         self.home.join("run")
+    }
+    /// The bearer token of `ctxlake mcp --http` (mode 0600; `ctxlake mcp token`).
+    pub fn mcp_token(&self) -> PathBuf {
+        self.home.join("mcp-token")
     }
     /// Host-local state of sync and maint (watermarks, locks): never shared.
     pub fn state(&self) -> PathBuf {

@@ -1,5 +1,7 @@
 //! Rules every tool shares: row caps, evidence bounds, the advisory wording.
 
+use crate::error::{Error, Result};
+
 pub const DEFAULT_LIMIT: u32 = 50;
 pub const DEFAULT_K: u32 = 10;
 pub const MAX_ROWS: u32 = 200;
@@ -14,9 +16,19 @@ pub const ADVISORY: &str = "Leases are advisory: nothing stops an edit, and a st
 pub const QUEUED: &str =
     "queued for sync: nothing is granted or shared until `ctxlake sync` applies it to the lake";
 
-/// Clamp a requested row count to `1..=MAX_ROWS`, defaulting when absent.
-pub fn clamp(requested: Option<u32>, default: u32) -> usize {
-    requested.unwrap_or(default).clamp(1, MAX_ROWS) as usize
+/// A requested row count (`field`): the default when absent, at most `MAX_ROWS`; 0 is
+/// refused rather than quietly read as 1.
+pub fn clamp(field: &str, requested: Option<u32>, default: u32) -> Result<usize> {
+    match requested {
+        Some(0) => Err(Error::bad_arguments(
+            "invalid_arguments",
+            format!("`{field}` must be in 1..={MAX_ROWS}, got 0"),
+        )
+        .hint(format!(
+            "omit `{field}` for the default ({default}), or ask for 1 to {MAX_ROWS} rows"
+        ))),
+        r => Ok(r.unwrap_or(default).min(MAX_ROWS) as usize),
+    }
 }
 
 /// Keep at most `limit` rows; say whether any were dropped.
@@ -32,10 +44,17 @@ mod tests {
 
     #[test]
     fn caps() {
-        assert_eq!(clamp(None, DEFAULT_LIMIT), 50);
-        assert_eq!(clamp(None, DEFAULT_K), 10);
-        assert_eq!(clamp(Some(100_000), DEFAULT_LIMIT), 200);
-        assert_eq!(clamp(Some(0), DEFAULT_LIMIT), 1);
+        assert_eq!(clamp("limit", None, DEFAULT_LIMIT).unwrap(), 50);
+        assert_eq!(clamp("k", None, DEFAULT_K).unwrap(), 10);
+        assert_eq!(clamp("limit", Some(100_000), DEFAULT_LIMIT).unwrap(), 200);
+        assert_eq!(clamp("limit", Some(1), DEFAULT_LIMIT).unwrap(), 1);
+        let e = clamp("k", Some(0), DEFAULT_K).unwrap_err();
+        assert_eq!(e.code, "invalid_arguments");
+        assert!(
+            e.message.contains("`k` must be in 1..=200"),
+            "{}",
+            e.message
+        );
         assert_eq!(cap(vec![1, 2, 3], 2), (vec![1, 2], true));
         assert_eq!(cap(vec![1, 2], 2), (vec![1, 2], false));
     }

@@ -132,6 +132,11 @@ fn action(c: char) -> Action {
     }
 }
 
+/// The first code point [`clean`] would remove or map, if any: an id must carry none.
+pub fn first_hidden(text: &str) -> Option<char> {
+    text.chars().find(|&c| action(c) != Action::Keep)
+}
+
 /// True when `text` needs no change at all (nothing to strip or map, within the bound).
 fn untouched(text: &str, max_chars: usize) -> bool {
     // Most lake text is ASCII: a byte scan decides it without decoding chars.
@@ -253,6 +258,7 @@ pub fn clean_value(value: &mut Value, max_chars: usize) -> usize {
 }
 
 /// Count, by class, what [`clean`] would remove from `text`.
+#[cfg(test)]
 pub fn removed_counts(text: &str) -> Removed {
     let mut removed = Removed::default();
     if text.is_ascii()

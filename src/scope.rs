@@ -24,30 +24,53 @@ pub struct ScopeFlags {
 
 impl Scope {
     pub fn resolve(flags: &ScopeFlags, config: &Config) -> Result<Scope> {
-        let fleet = flags
-            .fleet
-            .clone()
-            .or_else(|| var(env::FLEET_ID))
-            .or_else(|| config.fleet.clone())
-            .unwrap_or_else(|| DEFAULT_FLEET.to_string());
-        let agent = flags
-            .agent
-            .clone()
-            .or_else(|| var(env::AGENT_ID))
-            .or_else(|| config.agent.clone())
-            .unwrap_or_else(default_agent);
+        let fleet = pick("fleet", &flags.fleet, env::FLEET_ID, &config.fleet)
+            .unwrap_or_else(|| (DEFAULT_FLEET.to_string(), None));
+        let agent = pick("agent", &flags.agent, env::AGENT_ID, &config.agent)
+            .unwrap_or_else(|| (default_agent(), None));
         // A person at the terminal is one stable claimant per agent, so a `release`
         // frees what an earlier `claim` took; `ctxlake mcp` mints a session per process.
-        let session = var(env::SESSION_ID).unwrap_or_else(|| DEFAULT_SESSION.to_string());
-        validate_id("fleet", &fleet)?;
-        validate_id("agent", &agent)?;
-        validate_id("session", &session)?;
+        let session = match var(env::SESSION_ID) {
+            Some(s) => (s, Some(env::SESSION_ID.to_string())),
+            None => (DEFAULT_SESSION.to_string(), None),
+        };
+        for (what, (id, from)) in [("fleet", &fleet), ("agent", &agent), ("session", &session)] {
+            validate_id(what, id).map_err(|e| naming_the_setting(e, from.as_deref()))?;
+        }
         Ok(Scope {
-            fleet,
-            agent,
-            session,
+            fleet: fleet.0,
+            agent: agent.0,
+            session: session.0,
         })
     }
+}
+
+/// flag > env > config, with the setting the value came from (clap fills the flag from
+/// the env variable, so a flag value may come from either).
+fn pick(
+    what: &str,
+    flag: &Option<String>,
+    env_var: &str,
+    config: &Option<String>,
+) -> Option<(String, Option<String>)> {
+    if let Some(v) = flag {
+        return Some((v.clone(), Some(format!("`--{what}` or {env_var}"))));
+    }
+    if let Some(v) = var(env_var) {
+        return Some((v, Some(env_var.to_string())));
+    }
+    config
+        .clone()
+        .map(|v| (v, Some(format!("`{what}` in config.toml"))))
+}
+
+/// An invalid id says which setting to fix.
+fn naming_the_setting(mut e: Error, from: Option<&str>) -> Error {
+    if let Some(from) = from {
+        e.message = format!("{} (set by {from})", e.message);
+        e.hint = e.hint.map(|h| format!("fix {from}: {h}"));
+    }
+    e
 }
 
 /// Ids become file names and lake keys: refuse anything that could escape a directory
@@ -63,6 +86,8 @@ pub fn validate_id(what: &str, id: &str) -> Result<()> {
         Some("contains `..`")
     } else if id.starts_with('.') || id.starts_with('-') {
         Some("starts with `.` or `-`")
+    } else if let Some(p) = hidden(id) {
+        return Err(refuse_id(what, id, &p));
     } else if id.chars().any(|c| c.is_control() || c.is_whitespace()) {
         Some("contains whitespace or control characters")
     } else if id
@@ -75,15 +100,114 @@ pub fn validate_id(what: &str, id: &str) -> Result<()> {
     };
     match problem {
         None => Ok(()),
-        Some(p) => Err(Error::bad_arguments(
-            "invalid_id",
-            format!("{what} id `{}` {p}", id.escape_debug()),
-        )
-        .hint(format!(
-            "use letters, digits, `-`, `_`, `.` and `@` (e.g. `--{what} my-{what}`)"
-        ))),
+        Some(p) => Err(refuse_id(what, id, p)),
     }
 }
+
+fn refuse_id(what: &str, id: &str, problem: &str) -> Error {
+    Error::bad_arguments(
+        "invalid_id",
+        format!("{what} id `{}` {problem}", id.escape_debug()),
+    )
+    .hint(format!(
+        "use letters, digits, `-`, `_`, `.` and `@` (e.g. `--{what} my-{what}`)"
+    ))
+}
+
+/// A subject is free text, but it groups claims and is matched exactly: refuse what the
+/// sanitizer would change (an invisible character would split one subject into two).
+pub fn validate_subject(subject: &str) -> Result<()> {
+    match hidden(subject) {
+        None => Ok(()),
+        Some(p) => Err(Error::bad_arguments(
+            "invalid_id",
+            format!("subject `{}` {p}", subject.escape_debug()),
+        )
+        .hint("type the subject again without invisible characters")),
+    }
+}
+
+/// Why `text` would not survive the sanitizer unchanged, naming the first culprit.
+fn hidden(text: &str) -> Option<String> {
+    let c = crate::sanitize::first_hidden(text)?;
+    Some(format!(
+        "contains {}, an invisible or control character that hides in a listing",
+        code_point(c)
+    ))
+}
+
+/// `U+202E RIGHT-TO-LEFT OVERRIDE`, or `U+XXXX` for a code point not in the table.
+fn code_point(c: char) -> String {
+    let cp = c as u32;
+    let name = match cp {
+        0xFE00..=0xFE0F => Some(format!("VARIATION SELECTOR-{}", cp - 0xFE00 + 1)),
+        0xE0100..=0xE01EF => Some(format!("VARIATION SELECTOR-{}", cp - 0xE0100 + 17)),
+        0xE0020..=0xE007E => tag_name(cp - 0xE0000),
+        _ => NAMES
+            .iter()
+            .find(|(n, _)| *n == cp)
+            .map(|(_, name)| name.to_string()),
+    };
+    match name {
+        Some(n) => format!("U+{cp:04X} {n}"),
+        None => format!("U+{cp:04X}"),
+    }
+}
+
+/// Tag characters mirror ASCII: `U+E0041 TAG LATIN CAPITAL LETTER A`.
+fn tag_name(ascii: u32) -> Option<String> {
+    let c = char::from_u32(ascii)?;
+    let what = match c {
+        'A'..='Z' => format!("LATIN CAPITAL LETTER {c}"),
+        'a'..='z' => format!("LATIN SMALL LETTER {}", c.to_ascii_uppercase()),
+        '0'..='9' => format!("DIGIT {}", DIGITS[(ascii - 0x30) as usize]),
+        ' ' => "SPACE".into(),
+        _ => return None,
+    };
+    Some(format!("TAG {what}"))
+}
+
+const DIGITS: [&str; 10] = [
+    "ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
+];
+
+/// Names of the code points the sanitizer removes that are likeliest in a pasted id.
+const NAMES: &[(u32, &str)] = &[
+    (0x0000, "NULL"),
+    (0x0007, "BELL"),
+    (0x0008, "BACKSPACE"),
+    (0x000D, "CARRIAGE RETURN"),
+    (0x001B, "ESCAPE"),
+    (0x007F, "DELETE"),
+    (0x00AD, "SOFT HYPHEN"),
+    (0x034F, "COMBINING GRAPHEME JOINER"),
+    (0x061C, "ARABIC LETTER MARK"),
+    (0x180E, "MONGOLIAN VOWEL SEPARATOR"),
+    (0x200B, "ZERO WIDTH SPACE"),
+    (0x200C, "ZERO WIDTH NON-JOINER"),
+    (0x200D, "ZERO WIDTH JOINER"),
+    (0x200E, "LEFT-TO-RIGHT MARK"),
+    (0x200F, "RIGHT-TO-LEFT MARK"),
+    (0x2028, "LINE SEPARATOR"),
+    (0x2029, "PARAGRAPH SEPARATOR"),
+    (0x202A, "LEFT-TO-RIGHT EMBEDDING"),
+    (0x202B, "RIGHT-TO-LEFT EMBEDDING"),
+    (0x202C, "POP DIRECTIONAL FORMATTING"),
+    (0x202D, "LEFT-TO-RIGHT OVERRIDE"),
+    (0x202E, "RIGHT-TO-LEFT OVERRIDE"),
+    (0x2060, "WORD JOINER"),
+    (0x2061, "FUNCTION APPLICATION"),
+    (0x2062, "INVISIBLE TIMES"),
+    (0x2063, "INVISIBLE SEPARATOR"),
+    (0x2064, "INVISIBLE PLUS"),
+    (0x2066, "LEFT-TO-RIGHT ISOLATE"),
+    (0x2067, "RIGHT-TO-LEFT ISOLATE"),
+    (0x2068, "FIRST STRONG ISOLATE"),
+    (0x2069, "POP DIRECTIONAL ISOLATE"),
+    (0xFEFF, "ZERO WIDTH NO-BREAK SPACE"),
+    (0xE0001, "LANGUAGE TAG"),
+    (0xE007F, "CANCEL TAG"),
+];
 
 /// `user@host`, from the environment and the kernel's host name, made id-safe.
 pub fn default_agent() -> String {
@@ -132,6 +256,32 @@ mod tests {
             validate_id("fleet", good).unwrap();
         }
         assert!(validate_id("agent", &"x".repeat(129)).is_err());
+    }
+
+    /// Anything the sanitizer would change hides in a listing: refused, naming the code point.
+    #[test]
+    fn ids_with_invisible_characters_are_refused_by_name() {
+        for (bad, named) in [
+            ("a\u{202E}b", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+            ("a\u{200B}b", "U+200B ZERO WIDTH SPACE"),
+            ("a\u{E0041}", "U+E0041 TAG LATIN CAPITAL LETTER A"),
+            ("\u{E0001}x", "U+E0001 LANGUAGE TAG"),
+            ("x\u{E007F}", "U+E007F CANCEL TAG"),
+            ("x\u{FE0F}", "U+FE0F VARIATION SELECTOR-16"),
+            ("x\u{1b}", "U+001B ESCAPE"),
+            ("x\u{2028}", "U+2028 LINE SEPARATOR"),
+            ("x\u{115F}", "U+115F"),
+        ] {
+            for what in ["agent", "fleet", "session"] {
+                let e = validate_id(what, bad).unwrap_err();
+                assert_eq!(e.code, "invalid_id", "{bad:?}");
+                assert!(e.message.contains(named), "{bad:?}: {}", e.message);
+            }
+            let e = validate_subject(bad).unwrap_err();
+            assert!(e.message.contains(named), "{bad:?}: {}", e.message);
+        }
+        // Subjects are free text otherwise: spaces and slashes are fine.
+        validate_subject("src/auth login").unwrap();
     }
 
     #[test]

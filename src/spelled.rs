@@ -6,12 +6,14 @@
 macro_rules! spelled {
     ($ty:ident { $($variant:ident => $s:literal),+ $(,)? }) => {
         impl $ty {
+            #[allow(dead_code)] // not every vocabulary is listed or parsed
             pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
             pub fn as_str(self) -> &'static str {
                 match self {
                     $($ty::$variant => $s),+
                 }
             }
+            #[allow(dead_code)]
             pub fn parse(s: &str) -> Option<Self> {
                 match s {
                     $($s => Some($ty::$variant),)+

@@ -22,8 +22,10 @@ pub fn fill_random(buf: &mut [u8]) {
 /// Monotonic within a process: a second id in the same millisecond increments the random part.
 pub fn new() -> String {
     static LAST: Mutex<(u64, u128)> = Mutex::new((0, 0));
-    let ms = crate::time::now_ms() as u64;
     let mut guard = LAST.lock().unwrap_or_else(|p| p.into_inner());
+    // The clock is read under the lock and never goes back: a thread that read it before
+    // another took the lock would otherwise mint an id below one already handed out.
+    let ms = (crate::time::now_ms() as u64).max(guard.0);
     let rand = if guard.0 == ms {
         guard.1.wrapping_add(1) & ((1u128 << 80) - 1)
     } else {

@@ -7,24 +7,34 @@
 mod boundary;
 #[path = "cli/common.rs"]
 mod common;
+#[path = "cli/corpora.rs"]
+mod corpora;
 #[path = "cli/docs.rs"]
 mod docs;
 #[path = "cli/hook.rs"]
 mod hook;
+#[path = "cli/http.rs"]
+mod http;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/install.rs"]
 mod install;
 #[path = "cli/lake.rs"]
 mod lake;
+#[path = "cli/locks.rs"]
+mod locks;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/reads.rs"]
+mod reads;
 #[path = "cli/s3.rs"]
 mod s3;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]
 mod tools;
+#[path = "cli/usage.rs"]
+mod usage;
 
 /// A test file that is not declared above would silently never run.
 #[test]

@@ -33,6 +33,11 @@ pub fn run(args: &HookArgs, g: &GlobalArgs) -> Result<()> {
         &g.scope_flags(),
         &mut stdin,
     );
+    if !hook::watchdog::may_answer() {
+        // Past the budget: the watchdog is ending the process; print nothing.
+        hook::watchdog::settle();
+        return Ok(());
+    }
     if !out.is_empty() {
         // A runtime that stopped reading is no reason to fail: the event is captured.
         let _ = crate::output::stdout(&out);

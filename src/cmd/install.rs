@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::GlobalArgs;
 use crate::error::{Error, Kind, Result};
+use crate::install::remote::Remote;
 use crate::install::{self, Action, EntryOpts, FilePlan, FileReport, Installer, Runtime};
 
 /// Add ctxlake's MCP server and hooks to coding-agent runtimes' own config files
@@ -57,13 +58,20 @@ pub struct InstallArgs {
     /// Do not prompt: with no runtime named, take every detected one.
     #[arg(short, long)]
     pub yes: bool,
+    /// Write the runtime's remote entry for a running `ctxlake mcp --http` at URL (default
+    /// http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry
+    /// reads it from CTXLAKE_MCP_TOKEN
+    #[arg(long, value_name = "URL", num_args = 0..=1,
+          default_missing_value = crate::install::remote::DEFAULT_URL)]
+    pub http: Option<String>,
     /// Show each runtime, detected or not, installed or not, and its files.
     #[arg(long, conflicts_with_all = ["runtimes", "all", "dry_run", "force"])]
     pub list: bool,
 }
 
 pub fn run(a: &InstallArgs, g: &GlobalArgs) -> Result<()> {
-    let (inst, opts) = setup(g, a.project, !a.no_hooks)?;
+    let (inst, mut opts) = setup(g, a.project, !a.no_hooks)?;
+    opts.http = remote(a.http.as_deref(), &opts.fleet, a.project)?;
     let out = g.output();
     if a.list {
         let rows = install::list(&inst, &opts);
@@ -119,8 +127,30 @@ pub(crate) fn setup(g: &GlobalArgs, project: bool, hooks: bool) -> Result<(Insta
         agent: scope.agent,
         project,
         hooks,
+        http: None,
     };
     Ok((Installer::new(env, &paths), opts))
+}
+
+/// The remote entry `--http` asks for: a project entry is pinned (`/mcp/<fleet>`), and the
+/// token is referenced only when one is configured (a runtime fails on an unset variable).
+fn remote(url: Option<&str>, fleet: &str, project: bool) -> Result<Option<Remote>> {
+    let Some(url) = url else { return Ok(None) };
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(
+            Error::usage("bad_url", format!("`{url}` is not an http(s) URL")).hint(format!(
+                "e.g. `--http {}`",
+                crate::install::remote::DEFAULT_URL
+            )),
+        );
+    }
+    let url = match url.strip_suffix('/').unwrap_or(url) {
+        u if project && u.ends_with("/mcp") => format!("{u}/{fleet}"),
+        u => u.to_string(),
+    };
+    let paths = crate::paths::Paths::from_env()?;
+    let token = crate::mcp::http::token::read(&paths.mcp_token())?.is_some();
+    Ok(Some(Remote { url, token }))
 }
 
 /// Named runtimes (checked), `--all`/`--yes` (every detected), or a prompt on a terminal.

@@ -21,42 +21,82 @@ use crate::tools::Ctx;
 /// default fleet but never pins. stdout carries JSON-RPC frames only; diagnostics go
 /// to stderr. The server exits when stdin closes.
 ///
+/// With `--http [ADDR]` the same tools are served over MCP Streamable HTTP: `POST /mcp`
+/// (open mode), `POST /mcp/<fleet>` (pinned to that fleet), `GET /health`. Loopback
+/// only unless `--bind` names another address, which needs `ctxlake mcp token new`.
+///
 /// Examples:
 ///   ctxlake mcp
 ///   ctxlake mcp --fleet team-a
+///   ctxlake mcp --http
+///   ctxlake mcp --http 127.0.0.1:0
 ///   ctxlake mcp status --json
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct McpArgs {
     #[command(subcommand)]
     pub command: Option<McpCommand>,
+    #[command(flatten)]
+    pub http: super::mcp_http::HttpArgs,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// List the running stdio servers (by parent process) and the latest tool calls.
+    /// List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls.
     Status,
+    /// Manage the bearer token of `ctxlake mcp --http`.
+    #[command(subcommand)]
+    Token(super::mcp_http::TokenCmd),
 }
 
 pub fn run(args: &McpArgs, g: &GlobalArgs) -> Result<()> {
     match args.command {
         Some(McpCommand::Status) => show_status(g),
-        None => serve(g),
+        Some(McpCommand::Token(ref t)) => super::mcp_http::token(t, g),
+        None => serve(args, g),
     }
 }
 
-fn serve(g: &GlobalArgs) -> Result<()> {
-    let mut ctx = Ctx::load(&g.scope_flags())?;
+fn serve(args: &McpArgs, g: &GlobalArgs) -> Result<()> {
+    let http = args.http.options()?;
+    // A broken setting must not look like a dead server to every agent: serve anyway,
+    // say it once here, and let every tool call report it with the fix.
+    let (mut ctx, setup) = match Ctx::load(&g.scope_flags()) {
+        Ok(ctx) => (ctx, None),
+        // An HTTP server is started by a person or a service manager, who sees this at
+        // once: refuse to start rather than answer every remote client with the error.
+        Err(e) if http.is_some() => return Err(e),
+        Err(e) => {
+            let ctx = Ctx::fallback(crate::paths::Paths::from_env()?);
+            crate::output::stderr(&format!(
+                "{}note: serving anyway; every tool call reports this until it is fixed\n",
+                crate::output::render_error(&e)
+            ));
+            (ctx, Some(e))
+        }
+    };
     // One process is one session; a launcher that knows better sets CTXLAKE_SESSION_ID.
     if paths::var(env::SESSION_ID).is_none() {
         ctx.scope.session = format!("mcp-{}", crate::ulid::new());
     }
-    if fleet_on_command_line(std::env::args_os()) {
-        ctx.pinned_fleet = Some(ctx.scope.fleet.clone());
+    if setup.is_none() {
+        if fleet_on_command_line(std::env::args_os()) {
+            ctx.pinned_fleet = Some(ctx.scope.fleet.clone());
+        }
+        // Unknown `log_days` while the config is broken: keep every log.
+        crate::mcp::log::prune(&ctx.paths, ctx.config.mcp_log_days, ctx.now_ms());
+    }
+    if let Some(opts) = http {
+        return super::mcp_http::serve(ctx, &opts);
     }
     let _registration = status::register(&ctx);
-    crate::mcp::serve(&ctx, io::stdin().lock(), io::stdout().lock())
-        .map_err(|e| Error::storage("io", "the MCP connection failed").source(e))
+    crate::mcp::serve_with(
+        &ctx,
+        setup.as_ref(),
+        io::stdin().lock(),
+        io::stdout().lock(),
+    )
+    .map_err(|e| Error::storage("io", "the MCP connection failed").source(e))
 }
 
 /// Whether `--fleet` was typed (or written by `ctxlake install`) rather than inherited from
@@ -84,7 +124,10 @@ fn render(out: &StatusOutput) -> String {
     } else {
         let mut t = crate::output::table(&["pid", "parent", "fleet", "session", "since"]);
         for e in &out.servers {
-            let parent = format!("{} ({})", e.parent.as_deref().unwrap_or("?"), e.ppid);
+            let parent = match &e.url {
+                Some(url) => format!("{url} ({} sessions)", e.http_sessions.unwrap_or(0)),
+                None => format!("{} ({})", e.parent.as_deref().unwrap_or("?"), e.ppid),
+            };
             let fleet = if e.pinned {
                 format!("{} (pinned)", e.fleet)
             } else {

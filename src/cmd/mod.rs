@@ -15,6 +15,7 @@ pub mod install;
 pub mod lake;
 pub mod maint;
 pub mod mcp;
+pub mod mcp_http;
 pub mod memory;
 pub mod service;
 pub mod spool;
@@ -45,7 +46,8 @@ pub struct GlobalArgs {
     /// This agent's id (default: user@host).
     #[arg(long, global = true, env = "CTXLAKE_AGENT_ID", value_name = "AGENT")]
     pub agent: Option<String>,
-    /// Print the result as JSON (exactly the MCP tool's structuredContent).
+    /// Print the result as JSON (for a command that is also an MCP tool, exactly that
+    /// tool's structuredContent).
     #[arg(long, global = true)]
     pub json: bool,
     /// Print no notes on stderr.
@@ -127,8 +129,18 @@ pub fn printed(r: std::io::Result<()>) -> Result<()> {
     r.map_err(|e| crate::error::Error::storage("io", "cannot write to stdout").source(e))
 }
 
+/// Print a write tool's answer; "nothing is granted" is a note (stderr, silenced by `-q`).
+pub fn emit_queued(g: &GlobalArgs, q: &crate::tools::queue::Queued) -> Result<()> {
+    let o = g.output();
+    printed(o.emit(q, render_queued))?;
+    if !g.json {
+        o.note("nothing is granted or shared until `ctxlake sync` applies it");
+    }
+    Ok(())
+}
+
 /// How every write tool's answer reads at the terminal.
-pub fn render_queued(q: &crate::tools::queue::Queued) -> String {
+fn render_queued(q: &crate::tools::queue::Queued) -> String {
     let mut s = format!(
         "queued {} for sync in fleet `{}` as {}
 ",
@@ -150,6 +162,5 @@ pub fn render_queued(q: &crate::tools::queue::Queued) -> String {
             crate::rules::MAX_TEXT_CHARS
         ));
     }
-    s.push_str("nothing is granted or shared until `ctxlake sync` applies it\n");
     s
 }

@@ -1,5 +1,6 @@
-//! `ctxlake service install|uninstall`: run `ctxlake sync --watch` as a per-user service
-//! (systemd user unit on Linux, launchd agent on macOS) with a pinned PATH and HOME.
+//! `ctxlake service install|uninstall`: run `ctxlake sync --watch` (or, with `--http`,
+//! `ctxlake mcp --http ADDR` next to it) as a per-user service (systemd user unit on Linux,
+//! launchd agent on macOS) with a pinned PATH and HOME.
 
 use std::path::PathBuf;
 
@@ -28,8 +29,12 @@ pub enum ServiceCmd {
 /// macOS: `~/Library/LaunchAgents/dev.ctxlake.sync.plist`, then `launchctl load -w` it.
 /// ctxlake runs those commands for you when they exist and says so if they fail.
 ///
+/// With `--http [ADDR]` the service is `ctxlake mcp --http ADDR` instead, in its own unit
+/// (`ctxlake-mcp-http.service`, `dev.ctxlake.mcp-http.plist`) next to the sync one.
+///
 /// Example:
 ///   ctxlake service install
+///   ctxlake service install --http
 ///   ctxlake service uninstall
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -37,6 +42,42 @@ pub struct ServiceArgs {
     /// Only write/remove the file; do not call systemctl/launchctl.
     #[arg(long)]
     pub no_start: bool,
+    /// The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)
+    #[arg(long, value_name = "ADDR", num_args = 0..=1,
+          default_missing_value = crate::mcp::http::DEFAULT_ADDR)]
+    pub http: Option<String>,
+}
+
+/// Which service: its unit name, launchd label, and what it runs.
+struct Unit {
+    name: &'static str,
+    label: &'static str,
+    description: &'static str,
+    args: Vec<String>,
+}
+
+impl Unit {
+    fn of(a: &ServiceArgs) -> Result<Unit> {
+        Ok(match &a.http {
+            None => Unit {
+                name: "ctxlake-sync",
+                label: "dev.ctxlake.sync",
+                description: "ctxlake sync daemon (spool -> lake -> cache)",
+                args: ["sync", "--watch", "--quiet"].map(String::from).to_vec(),
+            },
+            Some(addr) => Unit {
+                name: "ctxlake-mcp-http",
+                label: "dev.ctxlake.mcp-http",
+                description: "ctxlake MCP server over Streamable HTTP",
+                // Parsed now so a bad address fails here, not in a restart loop.
+                args: vec![
+                    "mcp".into(),
+                    "--http".into(),
+                    crate::mcp::http::parse_addr(addr)?.to_string(),
+                ],
+            },
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -53,44 +94,60 @@ fn home() -> Result<PathBuf> {
         .ok_or_else(|| Error::usage("no_home", "`HOME` is not set").hint("set HOME"))
 }
 
-fn unit_path() -> Result<PathBuf> {
+fn unit_path(u: &Unit) -> Result<PathBuf> {
     let home = home()?;
     Ok(if cfg!(target_os = "macos") {
-        home.join("Library/LaunchAgents/dev.ctxlake.sync.plist")
+        home.join(format!("Library/LaunchAgents/{}.plist", u.label))
     } else {
         var("XDG_CONFIG_HOME")
             .map_or(home.join(".config"), PathBuf::from)
-            .join("systemd/user/ctxlake-sync.service")
+            .join(format!("systemd/user/{}.service", u.name))
     })
 }
 
 /// The unit text: absolute binary, and the environment pinned as it is now.
-pub fn unit_text(exe: &str, path_env: &str, home: &str, ctxlake_home: Option<&str>) -> String {
+fn unit_text(
+    u: &Unit,
+    exe: &str,
+    path_env: &str,
+    home: &str,
+    ctxlake_home: Option<&str>,
+) -> String {
+    let (label, description) = (u.label, u.description);
     let extra = ctxlake_home
         .map(|h| format!("Environment=CTXLAKE_HOME={h}\n"))
         .unwrap_or_default();
     if cfg!(target_os = "macos") {
+        let args: String = u
+            .args
+            .iter()
+            .map(|a| format!("<string>{a}</string>"))
+            .collect();
         let extra = ctxlake_home
             .map(|h| format!("    <key>CTXLAKE_HOME</key><string>{h}</string>\n"))
             .unwrap_or_default();
         format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\"><dict>\n  <key>Label</key><string>dev.ctxlake.sync</string>\n  <key>ProgramArguments</key><array><string>{exe}</string><string>sync</string><string>--watch</string><string>--quiet</string></array>\n  <key>EnvironmentVariables</key><dict>\n    <key>PATH</key><string>{path_env}</string>\n    <key>HOME</key><string>{home}</string>\n{extra}  </dict>\n  <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n</dict></plist>\n"
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\"><dict>\n  <key>Label</key><string>{label}</string>\n  <key>ProgramArguments</key><array><string>{exe}</string>{args}</array>\n  <key>EnvironmentVariables</key><dict>\n    <key>PATH</key><string>{path_env}</string>\n    <key>HOME</key><string>{home}</string>\n{extra}  </dict>\n  <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n</dict></plist>\n"
         )
     } else {
+        let args = u.args.join(" ");
         format!(
-            "# Written by `ctxlake service install`; remove with `ctxlake service uninstall`.\n[Unit]\nDescription=ctxlake sync daemon (spool -> lake -> cache)\n\n[Service]\nExecStart={exe} sync --watch --quiet\nEnvironment=PATH={path_env}\nEnvironment=HOME={home}\n{extra}Restart=on-failure\nRestartSec=5\n\n[Install]\nWantedBy=default.target\n"
+            "# Written by `ctxlake service install`; remove with `ctxlake service uninstall`.\n[Unit]\nDescription={description}\n\n[Service]\nExecStart={exe} {args}\nEnvironment=PATH={path_env}\nEnvironment=HOME={home}\n{extra}Restart=on-failure\nRestartSec=5\n\n[Install]\nWantedBy=default.target\n"
         )
     }
 }
 
 pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
-    let file = unit_path()?;
+    let (ServiceCmd::Install(a) | ServiceCmd::Uninstall(a)) = &cmd;
+    let unit = Unit::of(a)?;
+    let file = unit_path(&unit)?;
     let out = match cmd {
         ServiceCmd::Install(a) => {
             let exe = std::env::current_exe()
                 .and_then(|p| p.canonicalize())
                 .map_err(|e| Error::storage("io", "cannot find this binary's path").source(e))?;
             let text = unit_text(
+                &unit,
                 &exe.display().to_string(),
                 &var("PATH").unwrap_or_default(),
                 &home()?.display().to_string(),
@@ -100,7 +157,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
             if changed {
                 crate::fsutil::write_atomic(&file, text.as_bytes(), 0o644)?;
             }
-            let activated = (!a.no_start).then(|| activate(true, &file, g));
+            let activated = (!a.no_start).then(|| activate(true, &unit, &file, g));
             ServiceOutput {
                 action: "install".into(),
                 file: file.display().to_string(),
@@ -110,7 +167,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
         }
         ServiceCmd::Uninstall(a) => {
             let exists = file.exists();
-            let activated = (!a.no_start && exists).then(|| activate(false, &file, g));
+            let activated = (!a.no_start && exists).then(|| activate(false, &unit, &file, g));
             if exists {
                 std::fs::remove_file(&file).map_err(|e| Error::io("cannot remove", &file, e))?;
             }
@@ -138,7 +195,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
 }
 
 /// Best effort: the service manager may be absent (containers, CI); say so, don't fail.
-fn activate(on: bool, file: &std::path::Path, g: &GlobalArgs) -> bool {
+fn activate(on: bool, unit: &Unit, file: &std::path::Path, g: &GlobalArgs) -> bool {
     let cmds: Vec<Vec<String>> = if cfg!(target_os = "macos") {
         let verb = if on { "load" } else { "unload" };
         vec![vec![
@@ -155,7 +212,7 @@ fn activate(on: bool, file: &std::path::Path, g: &GlobalArgs) -> bool {
                 "--user".into(),
                 "enable".into(),
                 "--now".into(),
-                "ctxlake-sync".into(),
+                unit.name.into(),
             ],
         ]
     } else {
@@ -164,7 +221,7 @@ fn activate(on: bool, file: &std::path::Path, g: &GlobalArgs) -> bool {
             "--user".into(),
             "disable".into(),
             "--now".into(),
-            "ctxlake-sync".into(),
+            unit.name.into(),
         ]]
     };
     for c in &cmds {

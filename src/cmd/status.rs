@@ -25,6 +25,9 @@ pub struct StatusOutput {
     pub store: String,
     pub memory_mode: String,
     pub cache_age_secs: Option<i64>,
+    /// Why the roster gave no data, for the human line (JSON readers have `cache_age_secs`).
+    #[serde(skip)]
+    pub cache_problem: Option<cache::Problem>,
     pub spool_backlog_bytes: u64,
     pub spool_backlog_files: usize,
     pub last_sync: Option<String>,
@@ -62,6 +65,7 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         agent: ctx.scope.agent.clone(),
         home: ctx.paths.home.display().to_string(),
         memory_mode: ctx.config.memory_mode.as_str().into(),
+        cache_problem: roster.problem,
         cache_age_secs: roster
             .data
             .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms())),
@@ -80,9 +84,11 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
 
 fn render(o: &StatusOutput) -> String {
     let or = |v: &Option<String>| v.clone().unwrap_or_else(|| "never".into());
-    let age = o
-        .cache_age_secs
-        .map_or("no cache yet".into(), |s| format!("{s}s old"));
+    let age = match (o.cache_age_secs, o.cache_problem) {
+        (Some(s), _) => format!("{s}s old"),
+        (None, Some(p)) => p.headline().into(),
+        (None, None) => "age unknown".into(),
+    };
     let probe = o.store_probe.as_deref().unwrap_or("not probed yet");
     let requests = o.last_sync_requests.map_or(String::new(), |n| {
         format!(", last sync sent {n} request(s)")

@@ -113,7 +113,12 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
             ));
         }
     };
-    let drained = lake::drain::drain(&ctx.paths, store.as_ref(), &mut progress)?;
+    let drained = lake::drain::drain(
+        &ctx.paths,
+        store.as_ref(),
+        ctx.config.lock_wait(),
+        &mut progress,
+    )?;
     let mut fleets = lake::fleets(store.as_ref())?;
     if !fleets.contains(&ctx.scope.fleet) {
         fleets.push(ctx.scope.fleet.clone());
@@ -158,6 +163,9 @@ fn render(o: &SyncOutput) -> String {
             d.skipped_bytes,
             d.resynced
         ));
+    }
+    for b in &d.busy {
+        s.push_str(&format!("left for the next sync: {b}\n"));
     }
     for f in &o.fleets {
         s.push_str(&format!(

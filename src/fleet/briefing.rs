@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{self, Clean, Handoffs, History, Roster};
+use crate::cache::{self, Handoffs, History, Roster};
+use crate::clean::Clean;
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::memory::render;
@@ -189,7 +190,7 @@ fn claims(ctx: &Ctx) -> Vec<(String, String)> {
                 date,
                 c.independent_sessions,
                 c.confidence,
-                c.status == "contested",
+                c.status == crate::memory::kinds::ClaimStatus::Contested,
                 &sanitize::clean(&c.text, CLAIM_TEXT_CHARS),
             );
             let (attribution, body) = text.split_once('\n').unwrap_or((&text, ""));

@@ -3,6 +3,7 @@
 use super::*;
 use crate::cache::{HandoffNote, Handoffs, Lease, Presence, Roster};
 use crate::config::Config;
+use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::paths::Paths;
 use crate::scope::Scope;
 use crate::snapshot::build::{ClaimRow, build as build_snapshot};
@@ -86,10 +87,10 @@ fn snapshot(c: &Ctx, n: usize) {
         .map(|i| ClaimRow {
             id: format!("c{i}"),
             text: format!("claim number {i} says cargo test needs RUSTFLAGS \u{202e}evil"),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: "ci".into(),
-            scope: "fleet".into(),
-            status: "promoted".into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::Promoted,
             independent_sessions: 2,
             confidence: 0.8,
             created_at: "2026-11-01T00:00:00Z".into(),

@@ -13,7 +13,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::paths::Paths;
 use crate::scrub::scrub;
-use crate::spool::{self, Record, RecordKind};
+use crate::spool::{self, Landed, Record, RecordKind, Wait};
 
 /// Longest string kept in a captured event (prompts, commands, errors).
 pub const FIELD_CHARS: usize = 2000;
@@ -52,15 +52,28 @@ fn record_kind(kind: Option<Kind>) -> RecordKind {
     }
 }
 
-/// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson`. `Ok(false)`: dropped (full).
-pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<bool> {
+/// What became of a captured event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Captured {
+    Live,
+    /// The session's spool file was locked past [`spool::QUICK_WAIT`]: the record went
+    /// to this overflow segment, which `sync` drains like any other spool file.
+    Overflow(std::path::PathBuf),
+    /// Dropped and counted: the spool is full.
+    Dropped,
+}
+
+/// Append `rec` to `spool/hooks/<runtime>/<session>.ndjson` without ever waiting long
+/// for its lock.
+pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<Captured> {
     let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
     let limits = ctx.spool_limits();
-    match spool::append(&path, rec, limits, false) {
-        Ok(()) => Ok(true),
+    match spool::append(&path, rec, limits, false, Wait::Overflow(spool::QUICK_WAIT)) {
+        Ok(Landed::Live) => Ok(Captured::Live),
+        Ok(Landed::Overflow(seg)) => Ok(Captured::Overflow(seg)),
         Err(e) if e.code == "spool_full" => {
             count_drop(&ctx.paths);
-            Ok(false)
+            Ok(Captured::Dropped)
         }
         Err(e) => Err(e),
     }

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use crate::cache::{self, Lease, Presence, Roster};
+use crate::clean::{Clean, clean_borrowed};
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::repo;
@@ -181,15 +182,29 @@ fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
     }
 }
 
+/// The deciding leases of the roster file at `path` for a write to `rel`; `None` when
+/// there is no readable roster (the hook never fails an edit over it).
+fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<Roster> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
+    // The read boundary, cheaply: every lease's repo and path (they decide which leases
+    // match, as `fleet_status` would see them), then all of the few deciding leases.
+    for l in lean.agents.iter_mut().flat_map(|a| &mut a.leases) {
+        clean_borrowed(&mut l.repo);
+        clean_borrowed(&mut l.path);
+    }
+    let mut roster = deciding(lean, rel);
+    roster.clean();
+    Some(roster)
+}
+
 /// Check the cached roster of `ctx`'s fleet; `None` when nothing collides.
 pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
     if paths.is_empty() {
         return None;
     }
     let rel = relative(paths, cwd);
-    let bytes = std::fs::read(ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER)).ok()?;
-    let lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
-    let roster = deciding(lean, &rel);
+    let roster = read_deciding(&ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER), &rel)?;
     let conflicts = check_rel(&roster, &ctx.scope.agent, &rel, ctx.now_ms());
     decide(&conflicts, ctx.config.block_on_conflict)
 }

@@ -140,3 +140,28 @@ fn a_lease_contended_by_one_elsewhere_is_not_a_holder() {
         ["dave"]
     );
 }
+
+/// A planted bidi override or tag character never survives the lean read, and a lease
+/// path hiding a zero-width space decides writes exactly as `fleet_status` shows it.
+#[test]
+fn deciding_leases_pass_the_read_boundary() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("roster.json");
+    let roster = serde_json::json!({"generated_at": "x", "agents": [{
+        "agent": "ali\u{202E}ce\u{E0041}", "session": "s\u{202E}1", "last_seen": "t",
+        "leases": [{"repo": "r", "path": "src/\u{200B}auth", "reason": "re\u{E0041}factor",
+                    "granted_at": "2026-11-29T09:00:00Z", "expires_at": "2026-11-29T23:00:00Z"}]}]});
+    std::fs::write(&file, roster.to_string()).unwrap();
+    let rel = [("r".to_string(), "src/auth/login.rs".to_string())];
+    let got = read_deciding(&file, &rel).unwrap();
+    let c = check_rel(&got, "me", &rel, now());
+    assert_eq!(c.len(), 1, "{got:?}");
+    assert_eq!(
+        (c[0].holder.as_str(), c[0].session.as_str()),
+        ("alice", "s1")
+    );
+    assert_eq!(
+        (c[0].lease_path.as_str(), c[0].reason.as_str()),
+        ("src/auth", "refactor")
+    );
+}

@@ -7,6 +7,9 @@ pub mod capture;
 pub mod collision;
 pub mod emit;
 pub mod payload;
+#[cfg(test)]
+mod props;
+pub mod watchdog;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -75,12 +78,21 @@ fn handle(
         .map(|s| payload::safe_session(&s))
         .unwrap_or_else(|| "unknown".into());
     let ctx = context(paths, flags, &event, &session, notes);
+    watchdog::stage(watchdog::Stage::Capturing);
     let rec = capture::record(&ctx, runtime, &session, &event);
     match capture::append(&ctx, runtime, &rec) {
-        Ok(true) => {}
-        Ok(false) => notes.push(format!("{} dropped: the hook spool is full", event.event)),
+        Ok(capture::Captured::Live) => {}
+        Ok(capture::Captured::Overflow(seg)) => notes.push(format!(
+            "{}: the spool file was locked, captured in `{}` instead",
+            event.event,
+            seg.display()
+        )),
+        Ok(capture::Captured::Dropped) => {
+            notes.push(format!("{} dropped: the hook spool is full", event.event))
+        }
         Err(e) => notes.push(format!("{} not captured: {}", event.event, e.one_line())),
     }
+    watchdog::stage(watchdog::Stage::Answering);
     Ok(respond(&ctx, runtime, &event, notes))
 }
 

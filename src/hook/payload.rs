@@ -140,7 +140,7 @@ const SHELLS: &[&str] = &[
     "exec_command",
     "local_shell",
 ];
-const PATH_KEYS: &[&str] = &[
+pub(crate) const PATH_KEYS: &[&str] = &[
     "file_path",
     "path",
     "notebook_path",

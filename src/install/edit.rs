@@ -139,12 +139,13 @@ pub fn uninstall(
             };
             toml::remove(text, path[0], NAME).map_err(Problem::Shape)
         }
+        // In the reverse order of `install`, so each block's separating blank line goes too.
         Format::Yaml => {
-            let mut out = text.to_string();
+            let mut out = yaml::remove_hooks(text, ours, created)?;
             if let Some((path, _)) = &t.mcp {
                 out = yaml::remove(&out, path[0], NAME, drops(path[0]))?;
             }
-            Ok(yaml::remove_hooks(&out, ours, created)?)
+            Ok(out)
         }
         Format::Json | Format::Jsonc => uninstall_json(t, text, created, ours),
     }
@@ -164,6 +165,10 @@ fn uninstall_json(
     }
     let had_hooks =
         matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if !m.is_empty());
+    // With a record of what install created, `prune` drops exactly that and a container the
+    // user had (even an empty one) stays. Without one (state lost), containers our removal
+    // empties go too.
+    let unrecorded = created.is_empty();
     if !t.hooks.is_empty() {
         let events: Vec<String> = match doc.value(&jsonc::keys(&["hooks"])) {
             Some(Value::Object(m)) => m.keys().cloned().collect(),
@@ -174,8 +179,8 @@ fn uninstall_json(
             let Some(Value::Array(items)) = doc.value(&p) else {
                 continue;
             };
-            // An event list that held only our entries goes with them, recorded or not.
-            if !items.is_empty() && items.iter().all(|i| all_ours(i, ours)) {
+            // Unrecorded, an event list that held only our entries goes with them.
+            if unrecorded && !items.is_empty() && items.iter().all(|i| all_ours(i, ours)) {
                 doc.remove(&p);
                 continue;
             }
@@ -196,7 +201,7 @@ fn uninstall_json(
     }
     let now_empty =
         matches!(doc.value(&jsonc::keys(&["hooks"])), Some(Value::Object(m)) if m.is_empty());
-    if had_hooks && now_empty {
+    if unrecorded && had_hooks && now_empty {
         doc.remove(&jsonc::keys(&["hooks"]));
     }
     prune(&mut doc, created);

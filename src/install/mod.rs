@@ -7,6 +7,9 @@ pub mod env;
 mod guard;
 pub mod jsonc;
 mod plan;
+#[cfg(test)]
+mod props;
+pub mod remote;
 pub mod render;
 pub mod runtimes;
 pub mod state;
@@ -19,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use env::Env;
-pub use runtimes::{ALL, Detection, EntryOpts, Runtime, detect};
+pub use runtimes::{ALL, EntryOpts, Runtime, detect};
 use state::{Record, Store, sha256};
 
 use crate::error::{Error, Result};
@@ -193,4 +196,4 @@ fn file_mode(p: &Path) -> u32 {
 }
 
 mod list;
-pub use list::{FileStatus, RuntimeStatus, list};
+pub use list::{RuntimeStatus, list};

@@ -185,6 +185,8 @@ pub struct EntryOpts {
     pub agent: String,
     pub project: bool,
     pub hooks: bool,
+    /// `install --http`: write the runtime's remote entry for this server instead.
+    pub http: Option<super::remote::Remote>,
 }
 
 impl EntryOpts {
@@ -224,11 +226,16 @@ fn shell_quote(s: &str) -> String {
 /// Is this hook command one of ours? Any ctxlake binary's `hook` subcommand counts, so an
 /// entry written by an older install at another path is still found.
 pub fn is_ours(cmd: &str, exe: &str) -> bool {
-    let first = cmd
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .trim_matches(['\'', '"']);
+    // The program is the first shell word: a quoted one (a path with spaces) runs to its
+    // closing quote, not to the first space.
+    let first = match cmd.chars().next() {
+        Some(q @ ('\'' | '"')) => cmd[1..].split(q).next().unwrap_or(""),
+        _ => cmd
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_matches(['\'', '"']),
+    };
     let base = Path::new(first)
         .file_name()
         .and_then(|n| n.to_str())

@@ -100,6 +100,13 @@ pub fn targets(rt: Runtime, env: &Env, o: &EntryOpts) -> Result<Vec<Target>> {
             )));
         }
     };
+    if let Some(remote) = &o.http {
+        for t in &mut out {
+            if let Some((_, entry)) = &mut t.mcp {
+                *entry = crate::install::remote::entry(rt, remote)?;
+            }
+        }
+    }
     if o.hooks {
         add_hooks(rt, env, o, &mut out);
     }

@@ -38,13 +38,19 @@ pub fn set(text: &str, table: &str, name: &str, entry: &Value) -> Result<String,
         text.to_string()
     };
     let mut out = base.clone();
-    if !out.is_empty() && !out.ends_with('\n') {
+    // A file that ends without a newline keeps ending without one: `remove` reads that back.
+    let unterminated = !out.is_empty() && !out.ends_with('\n');
+    if unterminated {
         out.push('\n');
     }
     if !out.is_empty() {
         out.push('\n');
     }
-    out.push_str(&render(table, name, entry));
+    let mut block = render(table, name, entry);
+    if unterminated {
+        block.pop();
+    }
+    out.push_str(&block);
     let mut want = to_json(before.as_item());
     want[table][name] = entry.clone();
     check(&out, &want)?;
@@ -77,11 +83,15 @@ pub fn remove(text: &str, table: &str, name: &str) -> Result<String, String> {
     }
     let start = lines[first].0;
     let stop = lines[last].0 + lines[last].1.len();
-    let start = if text[..start].ends_with("\n\n") {
+    let mut start = if text[..start].ends_with("\n\n") {
         start - 1
     } else {
         start
     };
+    // Our block ends a file that has no final newline: `set` also added the line break.
+    if stop == text.len() && !text.ends_with('\n') && text[..start].ends_with('\n') {
+        start -= 1;
+    }
     let out = format!("{}{}", &text[..start], &text[stop..]);
     let mut want = to_json(before.as_item());
     if let Some(m) = want.get_mut(table).and_then(Value::as_object_mut) {
@@ -213,10 +223,7 @@ mod tests {
         let before = "model = \"o3\"";
         let after = set(before, "mcp_servers", "ctxlake", &entry()).unwrap();
         assert!(!after.contains("[mcp_servers]\n"), "{after}");
-        assert_eq!(
-            remove(&after, "mcp_servers", "ctxlake").unwrap(),
-            "model = \"o3\"\n"
-        );
+        assert_eq!(remove(&after, "mcp_servers", "ctxlake").unwrap(), before);
         let e = set(
             "mcp_servers = { a = { command = \"x\" } }\n",
             "mcp_servers",
@@ -234,6 +241,16 @@ mod tests {
             remove(before, "mcp_servers", "ctxlake").unwrap(),
             "# about next\n[other]\na = 1\n"
         );
+    }
+
+    /// Shrunk by `install::props::toml`: the line break `set` adds to a file without a final
+    /// newline stayed behind after `remove`.
+    #[test]
+    fn a_file_without_final_newline_keeps_it_missing() {
+        for before in ["[t]", "a = 1", "[t]\n", "# c"] {
+            let after = set(before, "mcp_servers", "ctxlake", &entry()).unwrap();
+            assert_eq!(remove(&after, "mcp_servers", "ctxlake").unwrap(), before);
+        }
     }
 
     #[test]

@@ -220,7 +220,8 @@ fn append_top(text: &str, block: &str) -> String {
     if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
-    if !out.is_empty() && !out.ends_with("\n\n") {
+    // Always one blank line of our own, even after the user's: `drop_if_empty` takes one.
+    if !out.is_empty() {
         out.push('\n');
     }
     out.push_str(block);

@@ -7,13 +7,15 @@ use serde_json::Value;
 use super::keys;
 use super::store::Store;
 use crate::error::Result;
+use crate::spool::RecordKind;
 
 /// A claim event as `sync` wrote it into the lake.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Event {
     pub id: String,
     pub at: String,
-    pub kind: String,
+    /// `memory_propose`, `memory_shown` or `memory_operator` (anything else is kept verbatim).
+    pub kind: RecordKind,
     pub agent: String,
     pub session: String,
     pub payload: Value,

@@ -2,10 +2,13 @@
 //! by rename under their lock; each sealed file is drained under its lock (so a writer
 //! that opened it before the rename finishes first), in chunks: apply, flush the lake,
 //! then advance the watermark. A crash anywhere re-applies a chunk, which is a no-op.
+//! Every lock wait is bounded: a file whose lock stays held is skipped with a note and
+//! drained by a later sync.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -14,7 +17,7 @@ use super::presence::PresenceObj;
 use super::store::{Created, Store};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::spool::{self, Record, RecordKind};
+use crate::spool::{self, Record, RecordKind, lock};
 
 const CHUNK: usize = 10_000;
 
@@ -29,23 +32,28 @@ pub struct DrainReport {
     pub skipped_bytes: u64,
     pub torn_tails: usize,
     pub secrets_rescrubbed: usize,
+    /// Spool files left for the next sync because another process held their lock.
+    pub busy: Vec<String>,
 }
 
-/// Drain every spool file into `store`. `progress(done, total)` is called per chunk.
+/// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
+/// lock. `progress(done, total)` is called per chunk.
 pub fn drain(
     paths: &Paths,
     store: &dyn Store,
+    lock_wait: Duration,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<DrainReport> {
     let mut report = DrainReport::default();
+    sweep_overflow_temps(&paths.spool);
     for f in spool::list_files(&paths.spool) {
-        if !is_sealed(&f) {
-            seal(&f)?;
+        if !spool::is_sealed(&f) {
+            seal(&f, lock_wait, &mut report)?;
         }
     }
     let files: Vec<PathBuf> = spool::list_files(&paths.spool)
         .into_iter()
-        .filter(|f| is_sealed(f))
+        .filter(|f| spool::is_sealed(f))
         .collect();
     let total: u64 = files
         .iter()
@@ -56,28 +64,50 @@ pub fn drain(
     let mut applier = Applier::new(store)?;
     for f in files {
         let is_hook = f.starts_with(paths.spool_hooks_dir());
-        done_bytes += drain_file(paths, &f, is_hook, &mut applier, &mut report)?;
+        let Some(file) = lock(&f, lock_wait, &mut report)? else {
+            continue;
+        };
+        done_bytes += drain_file(paths, &f, &file, is_hook, &mut applier, &mut report)?;
         progress(done_bytes as usize, total as usize);
     }
     Ok(report)
 }
 
-/// Sealed files end in `.<ulid>.ndjson`; live ones are `<fleet>.ndjson` / `<session>.ndjson`.
-fn is_sealed(path: &Path) -> bool {
-    path.file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.rsplit_once('.'))
-        .is_some_and(|(_, tail)| crate::ulid::is_ulid(tail))
+/// Remove hidden temp files of overflow segments whose writer died before the rename
+/// (a hook cut by its watchdog mid-write): an hour old, nobody will finish them.
+fn sweep_overflow_temps(dir: &Path) {
+    crate::fsutil::sweep_temp_files(dir, Duration::from_secs(3600));
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            sweep_overflow_temps(&e.path());
+        }
+    }
+}
+
+/// Open `path` and lock it within `wait`. `None`: gone, or still locked at the deadline
+/// (noted in the report with the holder; the next sync takes it).
+fn lock(path: &Path, wait: Duration, report: &mut DrainReport) -> Result<Option<fs::File>> {
+    let Ok(file) = fs::OpenOptions::new().append(true).open(path) else {
+        return Ok(None);
+    };
+    if lock::lock_within(&file, wait).map_err(|e| lock::lock_failed(path, e))? {
+        return Ok(Some(file));
+    }
+    let who = lock::holder(&file).map_or_else(|| "another process".into(), |h| h.to_string());
+    report.busy.push(format!(
+        "`{}` locked by {who} for over {} ms",
+        path.display(),
+        wait.as_millis()
+    ));
+    Ok(None)
 }
 
 /// Rename a live file aside while holding its lock: writers that opened it before the
 /// rename either finished (we waited on the lock) or will see the inode change and reopen.
-fn seal(path: &Path) -> Result<()> {
-    let Ok(file) = fs::OpenOptions::new().append(true).open(path) else {
+fn seal(path: &Path, wait: Duration, report: &mut DrainReport) -> Result<()> {
+    let Some(file) = lock(path, wait, report)? else {
         return Ok(());
     };
-    file.lock()
-        .map_err(|e| Error::io("cannot lock spool", path, e))?;
     if file.metadata().map(|m| m.len()).unwrap_or(0) > 0 {
         spool::rotate(path);
     }
@@ -92,19 +122,16 @@ fn watermark(paths: &Paths, file: &Path) -> PathBuf {
         .join(format!("{}.offset", rel.display()))
 }
 
+/// Drain the sealed file `f`, whose lock `_locked` holds (so a writer that opened it
+/// before it was sealed has finished).
 fn drain_file(
     paths: &Paths,
     f: &Path,
+    _locked: &fs::File,
     is_hook: bool,
     applier: &mut Applier,
     report: &mut DrainReport,
 ) -> Result<u64> {
-    let file = fs::OpenOptions::new()
-        .append(true)
-        .open(f)
-        .map_err(|e| Error::io("cannot open", f, e))?;
-    file.lock()
-        .map_err(|e| Error::io("cannot lock spool", f, e))?;
     let wm = watermark(paths, f);
     let from: u64 = fs::read_to_string(&wm)
         .ok()

@@ -8,6 +8,7 @@ use super::manifest::{self, Manifest};
 use super::store::{Created, Store};
 use crate::config::{Config, MemoryMode};
 use crate::error::{Error, Result};
+use crate::memory::kinds::ClaimStatus;
 use crate::paths::Paths;
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -32,13 +33,13 @@ pub fn maint(
 ) -> Result<MaintReport> {
     let events = claims::load_events(store, fleet)?;
     let folded = crate::memory::gate::fold(&events);
-    let count = |s: &str| folded.claims.iter().filter(|c| c.status == s).count();
+    let count = |s: ClaimStatus| folded.claims.iter().filter(|c| c.status == s).count();
     let mut report = MaintReport {
         fleet: fleet.into(),
         events: events.len(),
         claims: folded.claims.len(),
-        promoted: count("promoted"),
-        contested: count("contested"),
+        promoted: count(ClaimStatus::Promoted),
+        contested: count(ClaimStatus::Contested),
         ..Default::default()
     };
     if config.memory_mode == MemoryMode::Off {

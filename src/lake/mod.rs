@@ -22,7 +22,7 @@ pub mod s3;
 mod sim;
 pub mod store;
 
-pub use store::{Created, LocalStore, Store};
+pub use store::{LocalStore, Store};
 
 /// The store's URL: `CTXLAKE_STORE`, else `store` in config.toml, else the local lake.
 pub fn store_url(paths: &Paths, config: &Config) -> String {

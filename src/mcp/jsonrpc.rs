@@ -30,7 +30,7 @@ pub enum Incoming {
 }
 
 /// MCP ids are strings or integers, never null (JSON-RPC allows more; MCP narrows it).
-fn valid_id(id: &Value) -> bool {
+pub(crate) fn valid_id(id: &Value) -> bool {
     id.is_string() || id.is_i64() || id.is_u64()
 }
 

@@ -1,5 +1,6 @@
 //! The call log: one JSON line per tool call in `logs/mcp-<date>.jsonl`. It records that a
 //! call happened and how it went, never what was asked: arguments appear only as a hash.
+//! `[mcp] log_days` of files are kept; older ones are pruned when a server starts.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -56,23 +57,42 @@ fn write_line(path: &Path, line: &CallLine) -> std::io::Result<()> {
     f.write_all(text.as_bytes())
 }
 
-/// The last `n` calls from the newest log files (today's, then earlier ones).
-pub fn recent(paths: &Paths, n: usize) -> Vec<CallLine> {
+/// Delete call logs older than `keep_days` days (today counts as one); other files in
+/// `logs/` are never touched. Returns how many went. Best effort: a failure is skipped.
+pub fn prune(paths: &Paths, keep_days: u64, now_ms: i64) -> usize {
+    let span = keep_days.saturating_sub(1).min(1 << 20) as i64 * 86_400_000;
+    let oldest_kept = crate::time::date_of(now_ms.saturating_sub(span));
+    log_files(paths)
+        .into_iter()
+        .filter(|(_, date)| date.as_str() < oldest_kept.as_str())
+        .filter(|(p, _)| std::fs::remove_file(p).is_ok())
+        .count()
+}
+
+/// `logs/mcp-<date>.jsonl` files with their dates, oldest first.
+fn log_files(paths: &Paths) -> Vec<(std::path::PathBuf, String)> {
     let Ok(dir) = std::fs::read_dir(paths.logs()) else {
         return Vec::new();
     };
     let mut files: Vec<_> = dir
         .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("mcp-") && n.ends_with(".jsonl"))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let date = name
+                .strip_prefix("mcp-")?
+                .strip_suffix(".jsonl")?
+                .to_string();
+            Some((e.path(), date))
         })
         .collect();
     files.sort();
+    files
+}
+
+/// The last `n` calls from the newest log files (today's, then earlier ones).
+pub fn recent(paths: &Paths, n: usize) -> Vec<CallLine> {
     let mut out: Vec<CallLine> = Vec::new();
-    for f in files.iter().rev() {
+    for (f, _) in log_files(paths).iter().rev() {
         let text = std::fs::read_to_string(f).unwrap_or_default();
         let mut lines: Vec<CallLine> = text
             .lines()
@@ -99,6 +119,38 @@ mod tests {
         assert_eq!(args_hash(&a), args_hash(&a.clone()));
         assert_eq!(args_hash(&a).len(), 16);
         assert_ne!(args_hash(&a), args_hash(&json!({"k": 1})));
+    }
+
+    #[test]
+    fn prune_keeps_the_last_days_and_nothing_else_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(dir.path().to_path_buf(), None, None);
+        std::fs::create_dir_all(paths.logs()).unwrap();
+        for name in [
+            "mcp-2026-10-30.jsonl",
+            "mcp-2026-10-31.jsonl",
+            "mcp-2026-11-29.jsonl",
+            "other.jsonl",
+        ] {
+            std::fs::write(paths.logs().join(name), "{}\n").unwrap();
+        }
+        let now = crate::time::parse_rfc3339("2026-11-29T12:00:00Z").unwrap();
+        assert_eq!(prune(&paths, 30, now), 1);
+        let mut left: Vec<String> = std::fs::read_dir(paths.logs())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "mcp-2026-10-31.jsonl",
+                "mcp-2026-11-29.jsonl",
+                "other.jsonl"
+            ]
+        );
+        assert_eq!(prune(&paths, u64::MAX, now), 0);
+        assert_eq!(prune(&paths, 1, now), 1);
     }
 
     #[test]

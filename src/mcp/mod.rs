@@ -6,11 +6,13 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use crate::error::Error;
 use crate::tools::Ctx;
 use jsonrpc::{INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, RpcError};
 use protocol::{Era, Version};
 
 pub mod args;
+pub mod http;
 pub mod jsonrpc;
 pub mod log;
 pub mod protocol;
@@ -27,14 +29,27 @@ pub const MAX_FRAME_BYTES: usize = 1024 * 1024;
 pub struct Server<'a> {
     ctx: &'a Ctx,
     era: Era,
+    /// A setting that could not be loaded: every tool call reports it (the server stays up).
+    setup: Option<&'a Error>,
 }
 
 impl<'a> Server<'a> {
     pub fn new(ctx: &'a Ctx) -> Self {
+        Self::with_era(ctx, Era::Fresh)
+    }
+
+    /// Resume a connection whose era is already known (an HTTP session's, one per request).
+    pub fn with_era(ctx: &'a Ctx, era: Era) -> Self {
         Server {
             ctx,
-            era: Era::Fresh,
+            era,
+            setup: None,
         }
+    }
+
+    /// The era settled so far (after `initialize`: the negotiated version).
+    pub fn era(&self) -> Era {
+        self.era
     }
 
     /// The reply owed to one input line, if any.
@@ -52,14 +67,21 @@ impl<'a> Server<'a> {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Array(batch)) => self.handle_batch(batch),
-            Ok(v) => self.handle_value(v),
+            Ok(v) => self.handle_message(v),
             Err(e) => Some(jsonrpc::error(
                 Value::Null,
                 PARSE_ERROR,
                 "Parse error",
                 Some(json!({"detail": e.to_string()})),
             )),
+        }
+    }
+
+    /// The reply owed to one decoded message (a batch array included), if any.
+    pub fn handle_message(&mut self, v: Value) -> Option<Value> {
+        match v {
+            Value::Array(batch) => self.handle_batch(batch),
+            v => self.handle_value(v),
         }
     }
 
@@ -85,8 +107,19 @@ impl<'a> Server<'a> {
                 )),
                 Value::Object(ref o) if o.get("method") == Some(&json!("initialize")) => {
                     let id = o.get("id").cloned().unwrap_or(Value::Null);
+                    // An unusable id is answered as null, as `classify` does for the rest.
+                    let reply = if jsonrpc::valid_id(&id) {
+                        id.clone()
+                    } else {
+                        Value::Null
+                    };
                     (!id.is_null()).then(|| {
-                        jsonrpc::error(id, INVALID_REQUEST, "initialize must not be batched", None)
+                        jsonrpc::error(
+                            reply,
+                            INVALID_REQUEST,
+                            "initialize must not be batched",
+                            None,
+                        )
                     })
                 }
                 v => self.handle_value(v),
@@ -157,7 +190,10 @@ impl<'a> Server<'a> {
 
     fn call(&mut self, version: Version, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let started = Instant::now();
-        let called = tools::call(self.ctx, version, params)?;
+        let called = match self.setup {
+            Some(e) => tools::refuse(e, params),
+            None => tools::call(self.ctx, version, params)?,
+        };
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         log::append(
             &self.ctx.paths,
@@ -196,8 +232,20 @@ fn listen_ack(id: Value) -> Value {
 }
 
 /// Serve one connection until `input` ends. A reader that went away ends it quietly.
-pub fn serve(ctx: &Ctx, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+#[cfg(test)]
+pub fn serve(ctx: &Ctx, input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_with(ctx, None, input, output)
+}
+
+/// [`serve`], refusing every tool call with `setup` when a setting is broken.
+pub fn serve_with(
+    ctx: &Ctx,
+    setup: Option<&Error>,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     let mut server = Server::new(ctx);
+    server.setup = setup;
     let mut buf = Vec::new();
     loop {
         let reply = match read_frame(&mut input, &mut buf)? {

@@ -1,4 +1,4 @@
-//! `ctxlake mcp status`: which stdio servers run on this host (each registers a small
+//! `ctxlake mcp status`: which servers (stdio, and `--http`) run on this host (each registers a small
 //! file under `run/` while it lives) and which tool calls they served lately.
 
 use std::fs;
@@ -29,6 +29,12 @@ pub struct ServerEntry {
     /// Kernel start time of `pid`, so a recycled pid is not mistaken for this server.
     #[serde(default)]
     pub proc_start: Option<u64>,
+    /// `mcp --http`: the endpoint URL clients connect to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `mcp --http`: how many handshake-era sessions are open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_sessions: Option<u64>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -51,10 +57,16 @@ impl Drop for Registration {
 
 /// Record this process as a running server (best effort: status is a convenience).
 pub fn register(ctx: &Ctx) -> Option<Registration> {
+    write(&ctx.paths, &entry(ctx))
+}
+
+/// What `status` shows about this process; `register` writes it as is, the HTTP server
+/// adds its URL and session count first.
+pub fn entry(ctx: &Ctx) -> ServerEntry {
     let pid = std::process::id();
     let (ppid, proc_start) = stat(pid).unzip();
     let ppid = ppid.unwrap_or(0);
-    let entry = ServerEntry {
+    ServerEntry {
         pid,
         ppid,
         parent: comm(ppid),
@@ -64,10 +76,26 @@ pub fn register(ctx: &Ctx) -> Option<Registration> {
         session: ctx.scope.session.clone(),
         started_at: crate::time::now_rfc3339(),
         proc_start: proc_start.flatten(),
-    };
+        url: None,
+        http_sessions: None,
+    }
+}
+
+/// Write `entry` as this process's registration; the guard removes it on drop.
+pub fn write(paths: &Paths, entry: &ServerEntry) -> Option<Registration> {
     // Servers ended by SIGTERM/SIGKILL leave their file; sweep those now so `run/` stays small.
-    running(&ctx.paths);
-    let dir = ctx.paths.run();
+    running(paths);
+    store(paths, entry).map(|path| Registration { path })
+}
+
+/// Replace this process's registration (already guarded) with a newer `entry`.
+pub fn refresh(paths: &Paths, entry: &ServerEntry) {
+    store(paths, entry);
+}
+
+fn store(paths: &Paths, entry: &ServerEntry) -> Option<PathBuf> {
+    let dir = paths.run();
+    let pid = entry.pid;
     let path = dir.join(format!("mcp-{pid}.json"));
     let written = (|| {
         fs::create_dir_all(&dir)?;
@@ -75,12 +103,12 @@ pub fn register(ctx: &Ctx) -> Option<Registration> {
         let tmp = dir.join(format!(".mcp-{pid}.json.tmp"));
         fs::write(
             &tmp,
-            serde_json::to_vec(&entry).map_err(std::io::Error::other)?,
+            serde_json::to_vec(entry).map_err(std::io::Error::other)?,
         )?;
         fs::rename(&tmp, &path)
     })();
     match written {
-        Ok(()) => Some(Registration { path }),
+        Ok(()) => Some(path),
         Err(e) => {
             crate::output::stderr(&format!(
                 "ctxlake mcp: cannot register in `{}`: {e}\n",
@@ -174,6 +202,8 @@ mod tests {
             session: format!("s{pid}"),
             started_at: "2026-01-01T00:00:00.000Z".into(),
             proc_start,
+            url: None,
+            http_sessions: None,
         };
         let run = paths.run();
         fs::create_dir_all(&run).unwrap();

@@ -132,6 +132,21 @@ pub fn call(ctx: &Ctx, version: Version, params: &Map<String, Value>) -> Result<
     })
 }
 
+/// A tool call while a setting is broken: the setting's error, as a tool error the model
+/// can relay, whatever was asked.
+pub fn refuse(e: &Error, params: &Map<String, Value>) -> Called {
+    let tool = params
+        .get("name")
+        .and_then(Value::as_str)
+        .and_then(crate::tools::find)
+        .map_or("(unknown)", |t| t.name);
+    Called {
+        tool,
+        outcome: Ok(error_result(e, &e.one_line())),
+        code: Some(e.code),
+    }
+}
+
 fn success(version: Version, value: Value) -> Value {
     let mut r = json!({
         "content": [{"type": "text", "text": value.to_string()}],
@@ -158,15 +173,20 @@ fn failure(version: Version, e: Error, tool: &Tool, args: &Value) -> Result<Valu
         Mcp::InternalError => return Err(RpcError::new(INTERNAL_ERROR, e.one_line())),
         Mcp::InvalidParams | Mcp::ToolError => {}
     }
+    Ok(error_result(&e, &message))
+}
+
+/// `isError: true` with the message and the hint, as text and in `_meta`.
+fn error_result(e: &Error, message: &str) -> Value {
     let mut text = format!("error ({}): {message}", e.code);
     if let Some(h) = &e.hint {
         text.push_str(&format!("\nhint: {h}"));
     }
-    Ok(json!({
+    json!({
         "content": [{"type": "text", "text": text}],
         "isError": true,
         "_meta": {"ctxlake/error": {"code": e.code, "hint": e.hint}},
-    }))
+    })
 }
 
 fn truncate(s: &str, max: usize) -> String {

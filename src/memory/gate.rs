@@ -10,7 +10,9 @@ use serde_json::Value;
 
 use crate::lake::claims::Event;
 use crate::memory::contradiction::Statement;
+use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::snapshot::build::{ClaimRow, EventRow};
+use crate::spool::RecordKind;
 
 #[derive(Debug, Default)]
 pub struct Folded {
@@ -76,9 +78,9 @@ impl Gate {
     /// Pass 1: proposals, and what was shown to whom.
     fn proposals(&mut self, events: &[Event]) {
         for e in events {
-            match e.kind.as_str() {
-                "memory_shown" => self.shown_to(e),
-                "memory_propose" => self.propose(e),
+            match e.kind {
+                RecordKind::MemoryShown => self.shown_to(e),
+                RecordKind::MemoryPropose => self.propose(e),
                 _ => {}
             }
         }
@@ -102,7 +104,7 @@ impl Gate {
         let (Some(text), Some(subject), Some(ty)) = (
             p["claim"].as_str(),
             p["subject"].as_str(),
-            p["type"].as_str(),
+            p["type"].as_str().and_then(ClaimType::parse),
         ) else {
             return;
         };
@@ -121,10 +123,10 @@ impl Gate {
                 row: ClaimRow {
                     id: id.clone(),
                     text: text.into(),
-                    claim_type: ty.into(),
+                    claim_type: ty,
                     subject: subject.into(),
-                    scope: "agent".into(),
-                    status: "proposed".into(),
+                    scope: ClaimScope::Agent,
+                    status: ClaimStatus::Proposed,
                     independent_sessions: 0,
                     confidence: 0.0,
                     created_at: e.at.clone(),
@@ -157,7 +159,7 @@ impl Gate {
             let subject = b.row.subject.to_lowercase();
             let statement = Statement::parse(&b.row.text);
             let (ty, n, at) = (
-                b.row.claim_type.clone(),
+                b.row.claim_type,
                 b.independent.len(),
                 b.row.created_at.clone(),
             );
@@ -175,18 +177,18 @@ impl Gate {
                 }
                 continue;
             }
-            let needed = match ty.as_str() {
-                "environment" | "outcome" => Some(1),
-                "convention" => Some(2),
-                _ => None, // preference: only a person; hypothesis: never
+            let needed = match ty {
+                ClaimType::Environment | ClaimType::Outcome => Some(1),
+                ClaimType::Convention => Some(2),
+                ClaimType::Preference | ClaimType::Hypothesis => None, // only a person; never
             };
             if let Some(k) = needed.filter(|k| n >= *k)
                 && let Some(b) = self.claims.get_mut(&id)
             {
                 // Promoted when the k-th independent session proposed it.
                 let at = b.independent_at.get(k - 1).cloned().unwrap_or(at);
-                b.row.status = "promoted".into();
-                b.row.scope = "fleet".into();
+                b.row.status = ClaimStatus::Promoted;
+                b.row.scope = ClaimScope::Fleet;
                 b.row.promoted_at = Some(at.clone());
                 let ev = timeline(&b.row, &at, "claim_promoted", "gate", "gate");
                 self.out.events.push(ev);
@@ -199,8 +201,8 @@ impl Gate {
     fn contest(&mut self, rivals: &[String], id: &str, at: &str) {
         for r in rivals.iter().map(String::as_str).chain(std::iter::once(id)) {
             if let Some(b) = self.claims.get_mut(r) {
-                b.row.status = "contested".into();
-                b.row.scope = "fleet".into();
+                b.row.status = ClaimStatus::Contested;
+                b.row.scope = ClaimScope::Fleet;
                 let ev = timeline(&b.row, at, "claim_contested", "gate", "gate");
                 self.out.events.push(ev);
             }
@@ -209,7 +211,10 @@ impl Gate {
 
     /// Pass 3: a person's word is final.
     fn operators(&mut self, events: &[Event]) {
-        for e in events.iter().filter(|e| e.kind == "memory_operator") {
+        for e in events
+            .iter()
+            .filter(|e| e.kind == RecordKind::MemoryOperator)
+        {
             let (Some(action), Some(id)) =
                 (e.payload["action"].as_str(), e.payload["claim_id"].as_str())
             else {
@@ -219,16 +224,16 @@ impl Gate {
                 continue;
             };
             let (status, kind) = match action {
-                "promote" => ("promoted", "claim_promoted"),
-                "contest" => ("contested", "claim_contested"),
-                "retire" => ("retired", "claim_retired"),
+                "promote" => (ClaimStatus::Promoted, "claim_promoted"),
+                "contest" => (ClaimStatus::Contested, "claim_contested"),
+                "retire" => (ClaimStatus::Retired, "claim_retired"),
                 _ => continue,
             };
-            b.row.status = status.into();
-            if status != "retired" {
-                b.row.scope = "fleet".into();
+            b.row.status = status;
+            if status != ClaimStatus::Retired {
+                b.row.scope = ClaimScope::Fleet;
             }
-            if status == "promoted" {
+            if status == ClaimStatus::Promoted {
                 b.row.promoted_at = Some(e.at.clone());
             }
             let mut ev = timeline(&b.row, &e.at, kind, &e.agent, &e.session);
@@ -246,9 +251,10 @@ impl Gate {
                 let n = b
                     .independent
                     .len()
-                    .max(usize::from(b.row.status == "promoted")) as i32;
+                    .max(usize::from(b.row.status == ClaimStatus::Promoted))
+                    as i32;
                 let mut conf = 1.0 - 0.5f64.powi(n + 1);
-                if b.row.status == "contested" {
+                if b.row.status == ClaimStatus::Contested {
                     conf *= 0.5;
                 }
                 b.row.confidence = (conf * 100.0).round() / 100.0;

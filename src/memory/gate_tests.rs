@@ -14,9 +14,9 @@ fn propose(id: &str, session: &str, ty: &str, subject: &str, text: &str) -> Even
         payload: json!({"claim": text, "type": ty, "subject": subject, "evidence": [{"session_id": session, "message_id": "m"}]}),
     }
 }
-fn status(f: &Folded, text: &str) -> (String, u32) {
+fn status(f: &Folded, text: &str) -> (&'static str, u32) {
     let c = f.claims.iter().find(|c| c.text == text).unwrap();
-    (c.status.clone(), c.independent_sessions)
+    (c.status.as_str(), c.independent_sessions)
 }
 
 #[test]
@@ -41,10 +41,10 @@ fn thresholds_by_type() {
         propose("05", "s1", "preference", "p", "Prefer tabs"),
         propose("06", "s2", "hypothesis", "h", "Maybe the cache is stale"),
     ]);
-    assert_eq!(status(&f, "CI runs on Debian 12"), ("promoted".into(), 1));
+    assert_eq!(status(&f, "CI runs on Debian 12"), ("promoted", 1));
     assert_eq!(
         status(&f, "Use snake_case for JSON fields"),
-        ("promoted".into(), 2),
+        ("promoted", 2),
         "same claim, two sessions"
     );
     assert_eq!(status(&f, "One session is not enough").0, "proposed");
@@ -68,7 +68,7 @@ fn shown_sessions_are_not_independent() {
         shown,
         propose("03", "s2", "convention", "style", "Use tabs"),
     ]);
-    assert_eq!(status(&f, "Use tabs"), ("proposed".into(), 1));
+    assert_eq!(status(&f, "Use tabs"), ("proposed", 1));
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn distinct_numbered_items_are_promoted_not_contested() {
     let text = "widget 7 does not require flag alpha7 to be set";
     events.push(propose("900", "s900", "environment", "widgets", text));
     let f = fold(&events);
-    let count = |st: &str| f.claims.iter().filter(|c| c.status == st).count();
+    let count = |st: &str| f.claims.iter().filter(|c| c.status.as_str() == st).count();
     assert_eq!(f.claims.len(), 261);
     assert_eq!(count("promoted"), 259, "every other widget is promoted");
     assert_eq!(count("contested"), 2, "only widget 7 and its negation");

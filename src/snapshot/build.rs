@@ -8,17 +8,17 @@ use rusqlite::{Connection, params};
 use super::SCHEMA;
 use super::embed::{Embedder, HashEmbedder, quantize};
 use crate::error::{Error, Result};
+use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
 /// A claim as the gate left it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClaimRow {
     pub id: String,
     pub text: String,
-    pub claim_type: String,
+    pub claim_type: ClaimType,
     pub subject: String,
-    pub scope: String,
-    /// `proposed`, `promoted`, `contested` or `retired`.
-    pub status: String,
+    pub scope: ClaimScope,
+    pub status: ClaimStatus,
     pub independent_sessions: u32,
     pub confidence: f64,
     pub created_at: String,
@@ -30,7 +30,7 @@ pub struct ClaimRow {
 impl ClaimRow {
     /// Agent-visible when memory is on and the gate let it through (contested stays visible, flagged).
     pub fn visible(&self, mode: &str) -> bool {
-        mode == "on" && matches!(self.status.as_str(), "promoted" | "contested")
+        mode == "on" && matches!(self.status, ClaimStatus::Promoted | ClaimStatus::Contested)
     }
 }
 

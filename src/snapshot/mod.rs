@@ -6,9 +6,11 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
+use crate::clean::{Clean, clean_str};
 use crate::error::{Error, Result};
 
 pub mod build;
+mod columns;
 pub mod embed;
 pub mod search;
 pub mod top;
@@ -81,8 +83,29 @@ impl Snapshot {
                     .source(e)
                 })
         };
-        let id = meta("snapshot_id")?.unwrap_or_default();
-        let mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        let mut id = meta("snapshot_id")?.unwrap_or_default();
+        let mut mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        clean_str(&mut id);
+        clean_str(&mut mode);
         Ok(Snapshot { conn, id, mode })
     }
+}
+
+pub(crate) fn query_error(e: rusqlite::Error) -> Error {
+    Error::storage("snapshot", "cannot query the snapshot").source(e)
+}
+
+/// Decoded rows through the read boundary: every reader returns rows this made.
+pub(crate) fn cleaned<T: Clean>(rows: impl Iterator<Item = rusqlite::Result<T>>) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    for r in rows {
+        match r {
+            Ok(row) => out.push(row),
+            // A type or status this build does not know (a newer writer's) skips its row.
+            Err(rusqlite::Error::FromSqlConversionFailure(..)) => {}
+            Err(e) => return Err(query_error(e)),
+        }
+    }
+    out.clean();
+    Ok(out)
 }

@@ -1,9 +1,10 @@
 //! Memory search over a snapshot. How results are ranked (documented in the README):
 //! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words): claims
 //!    with all query words first, then any word, then 3-letter word prefixes, each pass
-//!    only while fewer than `k` were found; at most 200 candidates per pass;
+//!    only while at most `k` were found; at most 200 (or `k + 1`) candidates per pass,
+//!    so `truncated` is true whenever more claims matched than were returned;
 //! 2. vector: cosine between the query's embedding and each candidate's; when the
-//!    lexical passes find fewer than `k` and the snapshot holds at most 20,000 visible
+//!    lexical passes find at most `k` and the snapshot holds at most 20,000 visible
 //!    claims, every visible claim is scanned by cosine (≥ 0.3) so typo'd or reworded
 //!    queries still find something;
 //! 3. fusion: reciprocal-rank fusion, `1/(60+rank_bm25) + 1/(60+rank_cosine)`.
@@ -12,10 +13,12 @@ use std::collections::HashMap;
 
 use rusqlite::params_from_iter;
 
-use super::Snapshot;
 use super::build::{ClaimRow, EventRow};
 use super::embed::{Embedder, HashEmbedder, cosine_q};
-use crate::error::{Error, Result};
+use super::{Snapshot, cleaned, query_error as sql};
+use crate::clean::Clean;
+use crate::error::Result;
+use crate::memory::kinds::ClaimStatus;
 
 const LEXICAL_CANDIDATES: usize = 200;
 const MIN_COSINE: f32 = 0.3;
@@ -35,10 +38,6 @@ pub struct Query<'a> {
 pub struct Hit {
     pub claim: ClaimRow,
     pub score: f64,
-}
-
-fn sql(e: rusqlite::Error) -> Error {
-    Error::storage("snapshot", "cannot query the snapshot").source(e)
 }
 
 /// Hits best first, and whether more matched than `k`.
@@ -64,17 +63,18 @@ pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
         words.join(" OR "),
         prefixes.join(" OR "),
     ] {
-        if expr.is_empty() || lexical.len() >= q.k {
+        // One more than `k` tells whether matches were dropped (`truncated`).
+        if expr.is_empty() || lexical.len() > q.k {
             continue;
         }
-        for r in fts(snap, &expr)? {
+        for r in fts(snap, &expr, LEXICAL_CANDIDATES.max(q.k + 1))? {
             if !lexical.contains(&r) {
                 lexical.push(r);
             }
         }
     }
     let mut cands = fetch(snap, q, Some(&lexical))?;
-    let scanned = cands.len() < q.k && visible_count(snap)? <= FULL_SCAN_MAX;
+    let scanned = cands.len() <= q.k && visible_count(snap)? <= FULL_SCAN_MAX;
     if scanned {
         cands = fetch(snap, q, None)?;
     }
@@ -103,11 +103,13 @@ pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
     });
     let truncated = hits.len() > q.k;
     hits.truncate(q.k);
+    // The read boundary, for the returned rows only (candidates are many; hits are few).
+    hits.iter_mut().for_each(|h| h.claim.clean());
     Ok((hits, truncated))
 }
 
 /// Top lexical candidates for one FTS5 expression, best first.
-fn fts(snap: &Snapshot, expr: &str) -> Result<Vec<i64>> {
+fn fts(snap: &Snapshot, expr: &str, limit: usize) -> Result<Vec<i64>> {
     let mut st = snap
         .conn
         .prepare_cached(
@@ -115,9 +117,7 @@ fn fts(snap: &Snapshot, expr: &str) -> Result<Vec<i64>> {
         )
         .map_err(sql)?;
     let rows = st
-        .query_map(rusqlite::params![expr, LEXICAL_CANDIDATES as i64], |r| {
-            r.get(0)
-        })
+        .query_map(rusqlite::params![expr, limit as i64], |r| r.get(0))
         .map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
@@ -190,7 +190,7 @@ fn fetch(
 }
 
 /// Every claim (any status or visibility), for operators; newest first.
-pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<ClaimRow>> {
+pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<Vec<ClaimRow>> {
     let where_ = if status.is_some() {
         "WHERE status = ?1"
     } else {
@@ -200,7 +200,7 @@ pub fn list(snap: &Snapshot, status: Option<&str>, limit: usize) -> Result<Vec<C
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st.query_map([status], claim_row).map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 /// Visible claim events about `subject` since `since`, oldest first; `limit + 1` rows to detect truncation.
@@ -233,22 +233,23 @@ pub fn timeline(
             },
         )
         .map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::build::build;
     use super::*;
+    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
     fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
         ClaimRow {
             id: id.into(),
             text: text.into(),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: subject.into(),
-            scope: "fleet".into(),
-            status: status.into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::parse(status).unwrap(),
             independent_sessions: 2,
             confidence: 0.8,
             created_at: "2026-11-01T00:00:00.000Z".into(),
@@ -312,5 +313,28 @@ mod tests {
         build(&shadow, "snap2", "f", "shadow", &claims, &[]).unwrap();
         let (none, _) = search(&Snapshot::open(&shadow).unwrap(), &q("cargo", 10)).unwrap();
         assert!(none.is_empty());
+    }
+
+    /// A status this build does not know (a newer writer's) skips its own row, not the read.
+    #[test]
+    fn an_unknown_status_skips_only_its_row() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.sqlite");
+        let claims = vec![
+            claim("c1", "postgres needs port 5433", "db", "promoted"),
+            claim("c2", "postgres runs in docker", "db", "promoted"),
+        ];
+        build(&p, "snap", "f", "on", &claims, &[]).unwrap();
+        rusqlite::Connection::open(&p)
+            .unwrap()
+            .execute("UPDATE claims SET status = 'disputed' WHERE id = 'c1'", [])
+            .unwrap();
+        let snap = Snapshot::open(&p).unwrap();
+        let rows = list(&snap, None, 10).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            ["c2"]
+        );
+        assert_eq!(crate::snapshot::top::top(&snap, 5).unwrap().len(), 1);
     }
 }

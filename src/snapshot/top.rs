@@ -1,14 +1,12 @@
 //! The fleet's strongest promoted claims, for the session-start briefing: most
 //! independent sessions first, then confidence. No query text, so no FTS or vectors.
 
-use super::Snapshot;
 use super::build::ClaimRow;
-use crate::error::{Error, Result};
+use super::{Snapshot, cleaned, query_error as sql};
+use crate::error::Result;
 
 /// At most `k` agent-visible claims, strongest first (ties by id, for stable output).
 pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
-    let sql =
-        |e: rusqlite::Error| Error::storage("snapshot", "cannot query the snapshot").source(e);
     let mut st = snap
         .conn
         .prepare(
@@ -36,13 +34,14 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
             })
         })
         .map_err(sql)?;
-    rows.collect::<std::result::Result<_, _>>().map_err(sql)
+    cleaned(rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::build::build;
     use super::*;
+    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
     #[test]
     fn strongest_visible_first() {
@@ -51,10 +50,10 @@ mod tests {
         let c = |id: &str, n: u32, conf: f64, status: &str| ClaimRow {
             id: id.into(),
             text: format!("claim {id}"),
-            claim_type: "environment".into(),
+            claim_type: ClaimType::Environment,
             subject: "s".into(),
-            scope: "fleet".into(),
-            status: status.into(),
+            scope: ClaimScope::Fleet,
+            status: ClaimStatus::parse(status).unwrap(),
             independent_sessions: n,
             confidence: conf,
             created_at: "2026-11-01T00:00:00Z".into(),

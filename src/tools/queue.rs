@@ -45,7 +45,14 @@ pub fn record(ctx: &Ctx, fleet: &str, kind: RecordKind, payload: Value) -> Recor
 pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Result<Queued> {
     let scrubbed = scrub(&mut payload, crate::rules::MAX_TEXT_CHARS);
     let rec = record(ctx, fleet, kind, payload);
-    spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), true)?;
+    let wait = spool::Wait::Fail(ctx.config.lock_wait());
+    spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        ctx.spool_limits(),
+        true,
+        wait,
+    )?;
     Ok(Queued {
         status: "queued".into(),
         id: rec.id,

@@ -26,6 +26,13 @@ NPM_PKGS=(@modelcontextprotocol/inspector @modelcontextprotocol/server-memory
   touch "$TOOLS/npm/.done"
 }
 
+# The 2026-07-28 server scenarios (server-stateless, http-header-validation) exist only in the
+# 0.2.0 alphas so far; pinned, in its own prefix, next to `latest`.
+[ -x "$TOOLS/conformance-next/node_modules/.bin/conformance" ] ||
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS/conformance-next" \
+    @modelcontextprotocol/conformance@0.2.0-alpha.12
+export CONFORMANCE_NEXT="$TOOLS/conformance-next/node_modules/.bin/conformance"
+
 step "installing the Python MCP SDK and Hermes (PyPI)"
 [ -x "$TOOLS/py/bin/python" ] || { python3 -m venv "$TOOLS/py" && "$TOOLS/py/bin/pip" install -q mcp; }
 [ -x "$TOOLS/hermes/bin/hermes" ] || { python3 -m venv "$TOOLS/hermes" && "$TOOLS/hermes/bin/pip" install -q 'hermes-agent[mcp]'; }
@@ -45,9 +52,14 @@ run() { step "$*"; "$@" || { echo "FAILED: $*"; FAILED=1; }; }
 run "$TOOLS/py/bin/python" tests/clients/mcp_sdk_client.py "$BIN"
 run bash tests/clients/inspector.sh "$BIN"
 run bash tests/clients/conformance.sh "$BIN"
+# The same over `ctxlake mcp --http`: the SDK's Streamable HTTP client (both eras, pinned URL,
+# token), the Inspector over HTTP, and the conformance suite run directly (no bridge).
+run "$TOOLS/py/bin/python" tests/clients/mcp_sdk_http_client.py "$BIN"
+run bash tests/clients/inspector_http.sh "$BIN"
+run bash tests/clients/conformance_http.sh "$BIN"
 # install/uninstall: each runtime's own CLI must see ctxlake connected, then gone.
 run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
-for extra in tests/acceptance/hooks.sh; do
+for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
 

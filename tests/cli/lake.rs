@@ -303,7 +303,14 @@ fn sync_killed_mid_drain_loses_and_duplicates_nothing() {
             kind: "fleet_handoff".into(),
             payload: json!({"summary": format!("note {i}"), "status": "done", "next": null, "repo": null}),
         };
-        ctxlake::spool::append(&spool, &rec, limits, false).unwrap();
+        ctxlake::spool::append(
+            &spool,
+            &rec,
+            limits,
+            false,
+            ctxlake::spool::Wait::Fail(std::time::Duration::from_secs(60)),
+        )
+        .unwrap();
     }
     let mut seed = 12345u64;
     let mut kills = 0;

@@ -10,21 +10,21 @@ use serde_json::{Value, json};
 
 use crate::common::Env;
 
-fn init(version: &str) -> String {
+pub(crate) fn init(version: &str) -> String {
     json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": version, "capabilities": {},
                    "clientInfo": {"name": "cli-test", "version": "1"}}})
     .to_string()
 }
 
-fn call(id: i64, tool: &str, args: Value) -> String {
+pub(crate) fn call(id: i64, tool: &str, args: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
            "params": {"name": tool, "arguments": args}})
     .to_string()
 }
 
 /// One whole session: write every line, close stdin, collect stdout lines.
-fn session(env: &Env, extra: &[&str], lines: &[String]) -> Vec<String> {
+pub(crate) fn session(env: &Env, extra: &[&str], lines: &[String]) -> Vec<String> {
     let out = env
         .cmd()
         .arg("mcp")
@@ -254,4 +254,74 @@ fn tools_list_matches_its_snapshot() {
         "tools/list drifted from {}; review and re-bless with CTXLAKE_BLESS=1",
         path.display()
     );
+}
+
+/// The call log keeps `[mcp] log_days` days (default 30): older files go at server start.
+#[test]
+fn old_call_logs_are_pruned_at_start() {
+    let env = Env::new();
+    let today = ctxlake::time::date_of(ctxlake::time::now_ms());
+    let old = env.write("logs/mcp-2020-01-01.jsonl", "{}\n");
+    let recent = env.write(&format!("logs/mcp-{today}.jsonl"), "{}\n");
+    let other = env.write("logs/notes.txt", "mine\n");
+    env.write("config.toml", "[mcp]\nlog_days = 100000\n");
+    session(&env, &[], &[init("2025-11-25")]);
+    assert!(old.exists(), "a configured 100000 days keeps 2020");
+    env.write("config.toml", "# defaults\n");
+    session(&env, &[], &[init("2025-11-25")]);
+    assert!(!old.exists(), "30 days by default");
+    assert!(recent.exists() && other.exists());
+}
+
+/// A broken setting never kills the server: the handshake and `tools/list` work, every
+/// `tools/call` is an `isError` result naming the setting (and the file and line), the
+/// fix is given, and stderr says it once.
+#[test]
+fn a_bad_setting_is_reported_by_every_call_not_by_a_dead_server() {
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_string();
+    let mut bad_env = Env::new();
+    bad_env.agent = "a/b".into();
+    let bad_toml = Env::new();
+    bad_toml.write("config.toml", "fleet = \"x\"\nagent = [\n");
+    let cases: [(&Env, &[&str]); 2] = [
+        (&bad_env, &["CTXLAKE_AGENT_ID", "`a/b`", "hint:"]),
+        (&bad_toml, &["config.toml", "line 2", "hint:"]),
+    ];
+    for (env, named) in cases {
+        let out = env
+            .cmd()
+            .arg("mcp")
+            .write_stdin(
+                [
+                    init("2025-11-25"),
+                    list.clone(),
+                    call(2, "fleet_status", json!({})),
+                    call(3, "memory_search", json!({"query": "x"})),
+                ]
+                .join("\n")
+                    + "\n",
+            )
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{named:?}: {stderr}");
+        let lines: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4, "{named:?}: {lines:?}");
+        assert!(lines[0]["result"]["protocolVersion"].is_string());
+        assert_eq!(lines[1]["result"]["tools"].as_array().unwrap().len(), 8);
+        for reply in &lines[2..] {
+            assert_eq!(reply["result"]["isError"], true, "{reply}");
+            let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+            for n in named {
+                assert!(text.contains(n), "{n} not in {text}");
+            }
+        }
+        assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+        assert!(named[..2].iter().all(|n| stderr.contains(n)), "{stderr}");
+    }
 }

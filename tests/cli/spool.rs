@@ -45,7 +45,14 @@ fn spool_writer_entry() {
             kind: "test".into(),
             payload: serde_json::json!({ "fill": "x".repeat(size) }),
         };
-        spool::append(path, &rec, limits, false).unwrap();
+        spool::append(
+            path,
+            &rec,
+            limits,
+            false,
+            spool::Wait::Fail(std::time::Duration::from_secs(60)),
+        )
+        .unwrap();
         // Acknowledge only after append returned: acked ⊆ intact is the invariant.
         ack.write_all(format!("{}\n", rec.id).as_bytes()).unwrap();
     }
@@ -200,4 +207,93 @@ fn spool_check_reports_torn_lines() {
     assert_eq!(v["files"][0]["resynced"], 1);
     assert_eq!(v["files"][0]["bad_lines"], 1);
     assert!(v["total_skipped_bytes"].as_u64().unwrap() > 0);
+}
+
+/// `ctxlake <args>` under a file-size limit of `bytes` (a full disk, without root), with
+/// SIGXFSZ ignored (inherited across exec) so the write returns EFBIG, as it would ENOSPC.
+fn under_fsize_limit(env: &crate::common::Env, bytes: u64, args: &[&str]) -> Command {
+    let base = env.std_cmd();
+    let mut sh = Command::new("sh");
+    sh.env_clear()
+        .args(["-c", "trap '' XFSZ; exec prlimit --fsize=$0:$0 \"$@\""])
+        .arg(bytes.to_string())
+        .arg(base.get_program())
+        .args(args);
+    for (k, v) in base.get_envs() {
+        if let Some(v) = v {
+            sh.env(k, v);
+        }
+    }
+    if let Some(d) = base.get_current_dir() {
+        sh.current_dir(d);
+    }
+    sh
+}
+
+/// Every spool file reads back whole: no torn line, no partial tail, nothing skipped.
+fn assert_no_torn_record(env: &crate::common::Env, want_records: usize) {
+    let v = env.json(&["spool", "check"]);
+    assert_eq!(v["total_skipped_bytes"], 0, "{v}");
+    for f in v["files"].as_array().unwrap() {
+        assert_eq!(f["bad_lines"], 0, "{f}");
+        assert_eq!(f["partial_tail_bytes"], 0, "{f}");
+    }
+    assert_eq!(v["total_records"], want_records, "{v}");
+}
+
+#[test]
+fn a_full_disk_fails_writes_cleanly_and_leaves_no_torn_record() {
+    const LIMIT: u64 = 2000;
+    let env = crate::common::Env::new();
+    let mut queued = 0;
+    let failed = (0..20).find_map(|i| {
+        let path = format!("src/file-{i}.rs");
+        let out = under_fsize_limit(&env, LIMIT, &["fleet", "claim", &path, "--reason", "r"])
+            .output()
+            .unwrap();
+        if out.status.success() {
+            queued += 1;
+            None
+        } else {
+            Some(out)
+        }
+    });
+    let out = failed.expect("a claim past the limit fails");
+    assert!(queued > 0, "the first claims fit");
+    assert_eq!(out.status.code(), Some(3), "an I/O error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: cannot append to"), "{err}");
+    assert!(err.contains("ulimit -f"), "{err}");
+    assert_no_torn_record(&env, queued);
+    // The hook under the same limit: still exit 0, its failed capture logged, nothing torn.
+    let session = "full-disk";
+    let mut hooked = 0;
+    for i in 0..20 {
+        let body = format!(
+            r#"{{"session_id":"{session}","hook_event_name":"UserPromptSubmit","prompt":"p{i}"}}"#
+        );
+        let mut c = under_fsize_limit(&env, LIMIT, &["hook", "claude-code"]);
+        let out = c
+            .stdin(Stdio::piped())
+            .spawn()
+            .and_then(|mut ch| {
+                ch.stdin.take().unwrap().write_all(body.as_bytes())?;
+                ch.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "the hook exits 0 on a full disk");
+        let logs = std::fs::read_dir(env.ctxlake_home().join("logs"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect::<String>();
+        if logs.contains("not captured") {
+            assert!(logs.contains("cannot append to"), "{logs}");
+            break;
+        }
+        hooked += 1;
+    }
+    assert!(hooked < 20, "a hook capture past the limit failed");
+    assert_no_torn_record(&env, queued + hooked);
 }

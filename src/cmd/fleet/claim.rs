@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::Result;
 use crate::tools::fleet::claim::{ClaimInput, run as claim};
 
@@ -40,5 +40,5 @@ pub fn run(args: ClaimArgs, g: &GlobalArgs) -> Result<()> {
             ttl_secs: Some(args.ttl),
         },
     )?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::Result;
 use crate::tools::fleet::handoff::{HandoffInput, HandoffStatus, run as handoff};
 
@@ -36,5 +36,5 @@ pub fn run(args: HandoffArgs, g: &GlobalArgs) -> Result<()> {
             next: args.next,
         },
     )?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::Result;
 use crate::tools::fleet::release::{ReleaseInput, run as release};
 
@@ -23,5 +23,5 @@ pub fn run(args: ReleaseArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let paths = (!args.paths.is_empty()).then_some(args.paths);
     let out = release(&ctx, ReleaseInput { fleet: None, paths })?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }

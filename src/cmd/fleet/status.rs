@@ -32,9 +32,10 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
 const MAX_TABLE_ROWS: usize = 100;
 
 fn render(out: &StatusOutput) -> String {
-    let age = match out.cache_age_secs {
-        Some(s) => format!("cache {s}s old"),
-        None => "no cache yet".into(),
+    let age = match (out.cache_age_secs, out.cache_problem) {
+        (Some(s), _) => format!("cache {s}s old"),
+        (None, Some(p)) => p.headline().into(),
+        (None, None) => "cache age unknown".into(),
     };
     let mut s = format!(
         "fleet {} · {} · you are {} ({})\n",

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::Result;
+use crate::memory::kinds::{ClaimStatus, ClaimType};
 use crate::output::table;
 use crate::snapshot::Snapshot;
 
@@ -17,9 +18,9 @@ use crate::snapshot::Snapshot;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ListArgs {
-    /// proposed, promoted, contested or retired (default: all).
-    #[arg(long, value_parser = ["proposed", "promoted", "contested", "retired"])]
-    pub status: Option<String>,
+    /// Only claims with this status (default: all).
+    #[arg(long, value_enum)]
+    pub status: Option<ClaimStatus>,
     /// Rows (default 50, at most 200).
     #[arg(long)]
     pub limit: Option<u32>,
@@ -38,9 +39,9 @@ pub struct ListOutput {
 #[derive(Debug, Serialize)]
 pub struct Row {
     pub id: String,
-    pub status: String,
+    pub status: ClaimStatus,
     #[serde(rename = "type")]
-    pub claim_type: String,
+    pub claim_type: ClaimType,
     pub subject: String,
     pub independent_sessions: u32,
     pub claim: String,
@@ -49,7 +50,7 @@ pub struct Row {
 pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let fleet = ctx.fleet(None)?;
-    let limit = crate::rules::clamp(args.limit, crate::rules::DEFAULT_LIMIT);
+    let limit = crate::rules::clamp("limit", args.limit, crate::rules::DEFAULT_LIMIT)?;
     let mut out = ListOutput {
         fleet: fleet.clone(),
         snapshot_id: None,
@@ -58,9 +59,7 @@ pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
         note: None,
     };
     let path = ctx.paths.snapshot_bin(&fleet);
-    match Snapshot::open(&path)
-        .and_then(|s| rows(&s, args.status.as_deref(), limit).map(|r| (s.id, r)))
-    {
+    match Snapshot::open(&path).and_then(|s| rows(&s, args.status, limit).map(|r| (s.id, r))) {
         Ok((id, (rows, truncated))) => {
             out.snapshot_id = Some(id);
             out.claims = rows;
@@ -77,8 +76,8 @@ pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
         for r in &o.claims {
             t.add_row(vec![
                 r.id.clone(),
-                r.status.clone(),
-                r.claim_type.clone(),
+                r.status.to_string(),
+                r.claim_type.to_string(),
                 r.subject.clone(),
                 r.independent_sessions.to_string(),
                 r.claim.clone(),
@@ -88,18 +87,17 @@ pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
     }))
 }
 
-fn rows(s: &Snapshot, status: Option<&str>, limit: usize) -> Result<(Vec<Row>, bool)> {
+fn rows(s: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<(Vec<Row>, bool)> {
     let all = crate::snapshot::search::list(s, status, limit + 1)?;
-    let clean = |x: String| crate::sanitize::clean(&x, crate::sanitize::MAX_FIELD_CHARS);
     let mut rows: Vec<Row> = all
         .into_iter()
         .map(|c| Row {
-            id: clean(c.id),
-            status: clean(c.status),
-            claim_type: clean(c.claim_type),
-            subject: clean(c.subject),
+            id: c.id,
+            status: c.status,
+            claim_type: c.claim_type,
+            subject: c.subject,
             independent_sessions: c.independent_sessions,
-            claim: clean(c.text),
+            claim: c.text,
         })
         .collect();
     let truncated = rows.len() > limit;

@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::{Error, Result};
 
 /// Decide on a claim by hand (queued; `maint` applies it; a person's word is final)
@@ -47,5 +47,5 @@ pub fn run(action: &str, args: OperatorArgs, g: &GlobalArgs) -> Result<()> {
         crate::spool::RecordKind::MemoryOperator,
         payload,
     )?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }

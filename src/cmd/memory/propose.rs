@@ -3,7 +3,7 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use crate::cmd::{GlobalArgs, context, printed, render_queued};
+use crate::cmd::{GlobalArgs, context, emit_queued};
 use crate::error::{Error, Result};
 use crate::tools::memory::propose::{ClaimType, ProposeInput, run as propose};
 
@@ -65,5 +65,5 @@ pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
         evidence,
     };
     let out = propose(&ctx, input)?;
-    printed(g.output().emit(&out, render_queued))
+    emit_queued(g, &out)
 }

@@ -37,6 +37,7 @@ impl Doc {
         })
     }
 
+    #[cfg(test)]
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -249,6 +250,11 @@ fn removal(t: &str, node: &Node, slots: &[Slot], i: usize) -> Vec<Edit> {
     }
     match (i, s.comma) {
         (i, None) if i > 0 => vec![(slots[i - 1].value.end..s.value.end, String::new())],
+        // The last member before a trailing comma: `insert` put its space before it.
+        (i, Some(c)) if i > 0 && i + 1 == slots.len() => {
+            let from = slots[i - 1].comma.map_or(s.start, |p| p + 1);
+            vec![(from..c + 1, String::new())]
+        }
         _ => {
             let mut stop = end;
             while t[stop..].starts_with([' ', '\t']) {

@@ -115,3 +115,14 @@ fn refuses_non_objects_on_the_path() {
             .contains("top level")
     );
 }
+
+/// Shrunk by `install::props`: after an inline trailing comma, removal left behind the
+/// space that insertion had put before the new member.
+#[test]
+fn inline_trailing_comma_round_trips() {
+    round_trip(
+        "{\"a\": 1,}",
+        &["b"],
+        "{\"a\": 1, \"b\": {\"command\": \"/x\", \"args\": [\"mcp\"]},}",
+    );
+}

@@ -203,7 +203,9 @@ impl World {
             rotate_bytes: u64::MAX,
         };
         let host = &self.hosts[a.host];
-        spool::append(&host.paths.spool_mcp(a.fleet), &rec, limits, false).expect("spool append");
+        let wait = spool::Wait::Fail(self.config.lock_wait());
+        spool::append(&host.paths.spool_mcp(a.fleet), &rec, limits, false, wait)
+            .expect("spool append");
         self.trace
             .push(format!("{} {} {kind} {}", a.name, a.session, rec.id));
         self.written.push(Written { rec, host: a.host });
@@ -258,7 +260,8 @@ impl World {
         self.store.advance(1);
         for h in 0..self.hosts.len() {
             self.host_clock(h);
-            lake::drain::drain(&self.hosts[h].paths, &self.store, &mut |_, _| {})
+            let wait = self.config.lock_wait();
+            lake::drain::drain(&self.hosts[h].paths, &self.store, wait, &mut |_, _| {})
                 .map_err(|e| format!("fault-free drain on host{h} failed: {}", e.message))?;
         }
         for h in 0..self.hosts.len() {
@@ -281,7 +284,7 @@ fn run(paths: &Paths, config: &Config, store: &SimStore, maint: bool, writer: &s
         return Ok(());
     }
     lake::store::probe(store)?;
-    lake::drain::drain(paths, store, &mut |_, _| {})?;
+    lake::drain::drain(paths, store, config.lock_wait(), &mut |_, _| {})?;
     for f in lake::fleets(store)? {
         lake::mirror::mirror(paths, config, store, &f)?;
     }

@@ -176,3 +176,18 @@ fn a_mixed_session_emits_exactly_the_frames_it_owes() {
     );
     assert!(out.iter().all(|f| f["jsonrpc"] == "2.0"));
 }
+
+/// Shrunk by `props`: a batched `initialize` echoed an id that is not a valid id (an
+/// object), making the reply itself invalid JSON-RPC. Unusable ids are answered as null.
+#[test]
+fn a_batched_initialize_with_an_unusable_id_is_answered_with_null() {
+    let bad = json!([{"jsonrpc": "2.0", "id": {"a": 1}, "method": "initialize"},
+                     {"jsonrpc": "2.0", "id": 1.5, "method": "initialize"}]);
+    let out = run(&[init("2025-03-26"), bad.to_string()]);
+    let replies = out[1].as_array().unwrap();
+    assert_eq!(replies.len(), 2);
+    for r in replies {
+        assert_eq!(r["id"], Value::Null, "{r}");
+        assert_eq!(code(r), INVALID_REQUEST);
+    }
+}

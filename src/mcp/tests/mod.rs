@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 mod calls;
 mod eras;
 mod framing;
+mod props;
 
 pub use super::jsonrpc::*;
 use super::serve;

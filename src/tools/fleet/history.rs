@@ -55,7 +55,7 @@ pub fn run(ctx: &Ctx, input: HistoryInput) -> Result<HistoryOutput> {
         .as_deref()
         .map(|s| crate::time::parse_since(s, now))
         .transpose()?;
-    let limit = rules::clamp(input.limit, rules::DEFAULT_LIMIT);
+    let limit = rules::clamp("limit", input.limit, rules::DEFAULT_LIMIT)?;
     let after =
         |t: &str| since.is_none_or(|s| crate::time::parse_rfc3339(t).is_some_and(|t| t >= s));
     let in_repo = |r: &Option<String>| {

@@ -44,6 +44,9 @@ pub struct StatusOutput {
     pub advisory: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why the roster gave no data, for the human header (the note says it to JSON readers).
+    #[serde(skip)]
+    pub cache_problem: Option<cache::Problem>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -84,6 +87,7 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
         truncated: false,
         advisory: rules::ADVISORY.into(),
         note: read.note,
+        cache_problem: read.problem,
     };
     let Some(roster) = read.data else {
         return Ok(out);

@@ -58,6 +58,7 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
         )
         .hint("state the claim and what it is about"));
     }
+    crate::scope::validate_subject(&input.subject)?;
     crate::memory::evidence::check(&input.evidence)?;
     let payload = json!({
         "claim": input.claim,

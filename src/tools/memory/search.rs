@@ -78,7 +78,7 @@ pub struct Hit {
 
 pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
-    let k = rules::clamp(input.k, rules::DEFAULT_K);
+    let k = rules::clamp("k", input.k, rules::DEFAULT_K)?;
     let mut out = SearchOutput {
         fleet: fleet.clone(),
         query: input.query.clone(),
@@ -122,19 +122,8 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     };
     out.truncated = truncated;
     for h in hits {
-        let mut c = h.claim;
-        // A value this build does not know (a newer writer's) skips its row: one odd
-        // claim never fails the whole search. Known values are exact, so need no cleaning.
-        let (Some(claim_type), Some(scope), Some(status)) = (
-            ClaimType::parse(&c.claim_type),
-            ClaimScope::parse(&c.scope),
-            ClaimStatus::parse(&c.status),
-        ) else {
-            continue;
-        };
-        for s in [&mut c.id, &mut c.text, &mut c.subject] {
-            *s = crate::sanitize::clean(s, crate::sanitize::MAX_FIELD_CHARS);
-        }
+        let c = h.claim;
+        let (claim_type, scope, status) = (c.claim_type, c.scope, c.status);
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
         let contested = status == ClaimStatus::Contested;
         let rendered = render::render(
@@ -177,5 +166,13 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
         crate::spool::RecordKind::MemoryShown,
         json!({ "claim_ids": ids }),
     );
-    let _ = crate::spool::append(&ctx.paths.spool_mcp(fleet), &rec, ctx.spool_limits(), false);
+    // A read never waits on a writer: past a short try the record overflows.
+    let wait = crate::spool::Wait::Overflow(crate::spool::QUICK_WAIT);
+    let _ = crate::spool::append(
+        &ctx.paths.spool_mcp(fleet),
+        &rec,
+        ctx.spool_limits(),
+        false,
+        wait,
+    );
 }

@@ -59,7 +59,8 @@ pub struct Entry {
 
 pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
-    let limit = rules::clamp(input.limit, rules::DEFAULT_LIMIT);
+    crate::scope::validate_subject(&input.subject)?;
+    let limit = rules::clamp("limit", input.limit, rules::DEFAULT_LIMIT)?;
     let since = match &input.since {
         Some(s) => Some(crate::time::format_ms(crate::time::parse_since(
             s,
@@ -119,6 +120,8 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 Some(n) => format!("[{}] {} — next: {n}", h.status, h.summary),
                 None => format!("[{}] {}", h.status, h.summary),
             };
+            // Each part passed the read boundary; the joined text is bounded again.
+            let text = crate::sanitize::clean(&text, crate::sanitize::MAX_FIELD_CHARS);
             entries.push(Entry {
                 at: h.at,
                 kind: "handoff".into(),
@@ -128,9 +131,6 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 text,
             });
         }
-    }
-    for e in &mut entries {
-        e.text = crate::sanitize::clean(&e.text, crate::sanitize::MAX_FIELD_CHARS);
     }
     entries.sort_by(|a, b| a.at.cmp(&b.at));
     (out.entries, out.truncated) = rules::cap(entries, limit);

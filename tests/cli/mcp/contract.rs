@@ -1,6 +1,7 @@
 //! The contract between the two adapters: for every tool, `ctxlake <cmd> --json` equals the
 //! MCP `structuredContent` for the same input, against a populated cache and snapshot.
 
+use ctxlake::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use serde_json::{Value, json};
 
 use super::{call, init, session};
@@ -52,10 +53,10 @@ fn populate(env: &Env) {
     let claim = ctxlake::snapshot::build::ClaimRow {
         id: "cc-01".into(),
         text: "the flaky test needs RUST_TEST_THREADS=1".into(),
-        claim_type: "environment".into(),
+        claim_type: ClaimType::Environment,
         subject: "ci".into(),
-        scope: "fleet".into(),
-        status: "promoted".into(),
+        scope: ClaimScope::Fleet,
+        status: ClaimStatus::Promoted,
         independent_sessions: 2,
         confidence: 0.8,
         created_at: "2026-01-01T00:00:00.000Z".into(),

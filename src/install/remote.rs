@@ -1,0 +1,105 @@
+//! `ctxlake install <runtime> --http [URL]`: each runtime's own remote-server entry for a
+//! running `ctxlake mcp --http`. The token is never written in clear: the entry names the
+//! `CTXLAKE_MCP_TOKEN` variable in the runtime's own expansion syntax.
+
+use serde_json::{Value, json};
+
+use super::Runtime;
+use crate::error::{Error, Result};
+
+/// The variable the runtimes read the bearer token from (`ctxlake mcp token show`).
+pub const TOKEN_VAR: &str = "CTXLAKE_MCP_TOKEN";
+/// Where `ctxlake mcp --http` listens by default.
+pub const DEFAULT_URL: &str = "http://127.0.0.1:8719/mcp";
+
+/// A remote entry: the endpoint, and whether requests must carry the token.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    pub url: String,
+    pub token: bool,
+}
+
+/// The `Authorization` header with the token as a variable reference in `syntax`.
+fn auth(syntax: &str) -> Value {
+    json!({ "Authorization": format!("Bearer {syntax}") })
+}
+
+/// The entry `rt` reads for a remote server, or a refusal for runtimes with none.
+pub fn entry(rt: Runtime, r: &Remote) -> Result<Value> {
+    let url = r.url.as_str();
+    let mut e = match rt {
+        Runtime::ClaudeCode => json!({ "type": "http", "url": url }),
+        Runtime::Vscode => json!({ "type": "http", "url": url }),
+        Runtime::Cursor => json!({ "url": url }),
+        Runtime::Gemini => json!({ "httpUrl": url }),
+        Runtime::Opencode => json!({ "type": "remote", "url": url, "enabled": true }),
+        Runtime::Windsurf => json!({ "serverUrl": url }),
+        // Codex reads the token from the variable itself: no header template needed.
+        Runtime::Codex => {
+            let mut e = json!({ "url": url });
+            if r.token {
+                e["bearer_token_env_var"] = json!(TOKEN_VAR);
+            }
+            return Ok(e);
+        }
+        _ => {
+            return Err(Error::usage(
+                "no_remote_entry",
+                format!(
+                    "`{}` has no remote (HTTP) MCP entry ctxlake can write",
+                    rt.name()
+                ),
+            )
+            .hint(format!("install `{}` without `--http`", rt.name())));
+        }
+    };
+    if r.token {
+        let syntax = match rt {
+            Runtime::ClaudeCode => format!("${{{TOKEN_VAR}}}"),
+            Runtime::Gemini => format!("${TOKEN_VAR}"),
+            Runtime::Opencode => format!("{{env:{TOKEN_VAR}}}"),
+            _ => format!("${{env:{TOKEN_VAR}}}"),
+        };
+        e["headers"] = auth(&syntax);
+    }
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_name_the_token_variable_never_the_token() {
+        let r = Remote {
+            url: DEFAULT_URL.into(),
+            token: true,
+        };
+        let claude = entry(Runtime::ClaudeCode, &r).unwrap();
+        assert_eq!(claude["type"], "http");
+        assert_eq!(
+            claude["headers"]["Authorization"],
+            "Bearer ${CTXLAKE_MCP_TOKEN}"
+        );
+        assert_eq!(entry(Runtime::Gemini, &r).unwrap()["httpUrl"], DEFAULT_URL);
+        assert_eq!(
+            entry(Runtime::Opencode, &r).unwrap()["headers"]["Authorization"],
+            "Bearer {env:CTXLAKE_MCP_TOKEN}"
+        );
+        assert_eq!(
+            entry(Runtime::Codex, &r).unwrap()["bearer_token_env_var"],
+            TOKEN_VAR
+        );
+        let open = Remote {
+            url: DEFAULT_URL.into(),
+            token: false,
+        };
+        assert!(
+            entry(Runtime::ClaudeCode, &open)
+                .unwrap()
+                .get("headers")
+                .is_none()
+        );
+        assert!(entry(Runtime::Zed, &open).is_err());
+    }
+}

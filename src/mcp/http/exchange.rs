@@ -1,0 +1,150 @@
+//! One POST or DELETE on an MCP endpoint, after the guards passed: the handshake era's
+//! sessions (2025-03-26 … 2025-11-25) here, the stateless era in `stateless.rs`. Every
+//! message goes through the stdio server's dispatch (`Server::handle_message`); only the
+//! framing, the session and the headers are HTTP's.
+
+use std::sync::Arc;
+
+use hyper::HeaderMap;
+use serde_json::{Value, json};
+
+use super::reply::Reply;
+use super::{Endpoint, Shared, stateless};
+use crate::mcp::Server;
+use crate::mcp::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
+use crate::mcp::protocol::{Era, META_VERSION, Version};
+
+/// A request header's value with surrounding whitespace removed (RFC 9110 §5.5).
+pub(crate) fn header<'h>(h: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    h.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
+}
+
+fn method_of(msg: &Value) -> Option<&str> {
+    msg.get("method").and_then(Value::as_str)
+}
+
+/// The id to answer an error with: the request's when it has a usable one, else null.
+pub(crate) fn id_of(msg: &Value) -> Value {
+    match msg.get("id") {
+        Some(id) if id.is_string() || id.is_i64() || id.is_u64() => id.clone(),
+        _ => Value::Null,
+    }
+}
+
+/// What the dispatch owed becomes the HTTP answer: nothing (a notification or a response
+/// from the client) is 202 with no body, anything else is one JSON body.
+pub(crate) fn respond(reply: Option<Value>) -> Reply {
+    match reply {
+        None => Reply::empty(202),
+        Some(v) => Reply::json(200, v),
+    }
+}
+
+pub(crate) fn post(sh: &Shared, ep: &Endpoint, h: &HeaderMap, body: &[u8]) -> Reply {
+    let msg = match serde_json::from_slice::<Value>(body) {
+        Ok(v) => v,
+        Err(e) => {
+            let detail = json!({"detail": e.to_string()});
+            let frame = jsonrpc::error(Value::Null, PARSE_ERROR, "Parse error", Some(detail));
+            return Reply::json(400, frame);
+        }
+    };
+    let version = header(h, "mcp-protocol-version");
+    if let Some(sid) = header(h, "mcp-session-id") {
+        return in_session(sh, ep, sid, version, msg);
+    }
+    let handshake_header = version.and_then(Version::parse).filter(|v| !v.stateless());
+    let modern = (version.is_some() && handshake_header.is_none())
+        || msg
+            .get("params")
+            .and_then(|p| p.get("_meta"))
+            .is_some_and(|m| m.get(META_VERSION).is_some())
+        || method_of(&msg) == Some("server/discover");
+    if modern {
+        return stateless::post(ep, h, msg);
+    }
+    if method_of(&msg) == Some("initialize") {
+        return open(sh, ep, msg);
+    }
+    Reply::rpc_error(
+        400,
+        id_of(&msg),
+        INVALID_REQUEST,
+        "Bad Request: the `Mcp-Session-Id` header is missing: send `initialize` first (or speak 2026-07-28 with its headers)",
+    )
+}
+
+/// `initialize` without a session: run it, and when it settled a version open a session.
+fn open(sh: &Shared, ep: &Endpoint, msg: Value) -> Reply {
+    let mut ctx = ep.ctx.clone();
+    // Each HTTP session is its own session in the spool and the call log.
+    ctx.scope.session = format!("mcp-{}", crate::ulid::new());
+    let mut server = Server::new(&ctx);
+    let reply = server.handle_message(msg);
+    let era = server.era();
+    if era == Era::Fresh {
+        return respond(reply);
+    }
+    match sh.sessions.open(&ep.path, era, Arc::new(ctx)) {
+        Some(sid) => {
+            sh.sessions_changed();
+            respond(reply).header("mcp-session-id", sid)
+        }
+        None => Reply::rpc_error(
+            500,
+            Value::Null,
+            jsonrpc::INTERNAL_ERROR,
+            "cannot mint a session id",
+        ),
+    }
+}
+
+fn in_session(sh: &Shared, ep: &Endpoint, sid: &str, version: Option<&str>, msg: Value) -> Reply {
+    let id = id_of(&msg);
+    let Some(session) = sh.sessions.get(sid, &ep.path) else {
+        return Reply::rpc_error(
+            404,
+            id,
+            INVALID_REQUEST,
+            "Session not found: it ended or never existed here; send `initialize` for a new one",
+        );
+    };
+    let Era::Handshake(negotiated) = session.era else {
+        return Reply::rpc_error(
+            400,
+            id,
+            INVALID_REQUEST,
+            "Bad Request: session not initialized",
+        );
+    };
+    // The header arrived in 2025-06-18; a 2025-03-26 client never sends it.
+    let problem = match version {
+        None if negotiated >= Version::V2025_06_18 => Some("is missing".to_string()),
+        Some(v) if v != negotiated.as_str() => Some(format!("`{v}` is not this session's version")),
+        _ => None,
+    };
+    if let Some(p) = problem {
+        let message = format!(
+            "Bad Request: the `MCP-Protocol-Version` header {p} (negotiated: {})",
+            negotiated.as_str()
+        );
+        return Reply::rpc_error(400, id, INVALID_REQUEST, &message);
+    }
+    respond(Server::with_era(&session.ctx, session.era).handle_message(msg))
+}
+
+/// DELETE ends the session it names, on the endpoint it was opened on.
+pub(crate) fn delete(sh: &Shared, ep: &Endpoint, h: &HeaderMap) -> Reply {
+    match header(h, "mcp-session-id") {
+        None => Reply::refusal(
+            400,
+            "session_missing",
+            "the `Mcp-Session-Id` header is missing",
+        ),
+        Some(sid) if sh.sessions.end(sid, &ep.path) => {
+            sh.sessions_changed();
+            Reply::empty(204)
+        }
+        Some(_) => Reply::refusal(404, "session_not_found", "no such session"),
+    }
+}

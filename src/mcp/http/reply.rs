@@ -1,0 +1,69 @@
+//! What the HTTP layer answers, before it becomes a hyper response: a status, a few headers
+//! and a JSON body, an SSE stream opened by one event, or nothing.
+
+use serde_json::{Value, json};
+
+use crate::mcp::jsonrpc;
+
+pub(crate) enum Payload {
+    Empty,
+    Json(Value),
+    /// `text/event-stream`: this message as the first event, then held open (subscriptions).
+    Stream(Value),
+}
+
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(&'static str, String)>,
+    pub(crate) payload: Payload,
+}
+
+impl Reply {
+    pub(crate) fn json(status: u16, body: Value) -> Reply {
+        Reply {
+            status,
+            headers: Vec::new(),
+            payload: Payload::Json(body),
+        }
+    }
+
+    pub(crate) fn empty(status: u16) -> Reply {
+        Reply {
+            status,
+            headers: Vec::new(),
+            payload: Payload::Empty,
+        }
+    }
+
+    pub(crate) fn stream(first: Value) -> Reply {
+        Reply {
+            status: 200,
+            headers: vec![("x-accel-buffering", "no".into())],
+            payload: Payload::Stream(first),
+        }
+    }
+
+    /// A JSON-RPC error frame as the body of an HTTP error status.
+    pub(crate) fn rpc_error(status: u16, id: Value, code: i64, message: &str) -> Reply {
+        Reply::json(status, jsonrpc::error(id, code, message, None))
+    }
+
+    /// A transport-level refusal that is not about any JSON-RPC message (403, 401, 413, 404).
+    pub(crate) fn refusal(status: u16, code: &str, message: &str) -> Reply {
+        Reply::json(status, json!({"error": {"code": code, "message": message}}))
+    }
+
+    pub(crate) fn header(mut self, name: &'static str, value: impl Into<String>) -> Reply {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// The message a reply carries (tests look into it).
+    #[cfg(test)]
+    pub(crate) fn body(&self) -> Option<&Value> {
+        match &self.payload {
+            Payload::Json(v) | Payload::Stream(v) => Some(v),
+            Payload::Empty => None,
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The MCP Inspector CLI (npm @modelcontextprotocol/inspector) against `ctxlake mcp --http`:
+# lists the eight tools (legacy and auto era, --strict schemas) and calls one, over HTTP.
+# usage: tests/clients/inspector_http.sh /path/to/ctxlake   (mcp-inspector and Node 22 on PATH)
+set -euo pipefail
+source "$(dirname "$0")/http_server.sh" "${1:?usage: inspector_http.sh /path/to/ctxlake}"
+inspector=${INSPECTOR:-mcp-inspector}
+export HOME=$http_work # the Inspector keeps a catalog in ~/.mcp-inspector
+fails=0
+want='sorted(t["name"] for t in r["result"]["tools"]) == sorted(["fleet_status","fleet_claim","fleet_release","fleet_history","fleet_handoff","memory_search","memory_propose","memory_timeline"])'
+check() { # check NAME PYTHON_EXPR [inspector args...]
+  local name=$1 expr=$2
+  shift 2
+  if "$inspector" --cli "$url" --transport http "$@" --format json -q >"$http_work/$name.out" 2>"$http_work/$name.err" &&
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$http_work/$name.out"; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name"
+    head -c 600 "$http_work/$name.out" "$http_work/$name.err" | sed 's/^/  /'
+    fails=$((fails + 1))
+  fi
+}
+for era in legacy auto; do
+  check "http-list-$era" "$want" --protocol-era "$era" --method tools/list --strict
+  check "http-status-$era" 'r["result"]["isError"] is False and r["result"]["structuredContent"]["fleet"] == "team"' \
+    --protocol-era "$era" --method tools/call --tool-name fleet_status
+done
+((fails == 0)) || { echo "inspector (http): $fails check(s) failed"; exit 1; }
+echo "inspector (http): all checks passed"
