@@ -19,9 +19,17 @@ fn sync_and_maint_under_injected_faults_take_effect_exactly_once() {
     else {
         return;
     };
-    m.create_bucket("chaos");
-    let px = proxy::start(m.port, Plan::Chaos { every: 3 });
-    let store = "s3://chaos/lake";
+    // One request in three faulted, then one in two: the faults land on different requests.
+    for every in [3, 2] {
+        exactly_once_through(&m, every);
+    }
+}
+
+fn exactly_once_through(m: &Moto, every: usize) {
+    let bucket = format!("chaos{every}");
+    m.create_bucket(&bucket);
+    let px = proxy::start(m.port, Plan::Chaos { every });
+    let store = &format!("s3://{bucket}/lake");
     let mut a = m.host(&format!("http://127.0.0.1:{}", px.port), store);
     a.as_agent("a1", "s1");
     run(&a, &["fleet", "claim", "src/x", "--reason", "r"]);
@@ -60,15 +68,15 @@ fn sync_and_maint_under_injected_faults_take_effect_exactly_once() {
         assert!(px.injected(f) > 0, "{f:?} was never injected");
     }
 
-    assert_eq!(count(&m, "chaos", "lake/handoffs/default/"), 5);
-    assert_eq!(count(&m, "chaos", "lake/claims/default/events/"), 2);
+    assert_eq!(count(m, &bucket, "lake/handoffs/default/"), 5);
+    assert_eq!(count(m, &bucket, "lake/claims/default/events/"), 2);
     assert_eq!(
-        count(&m, "chaos", "lake/snapshot/default/manifest/"),
+        count(m, &bucket, "lake/snapshot/default/manifest/"),
         1,
         "an unchanged state publishes once"
     );
     assert_eq!(
-        count(&m, "chaos", "lake/probe/"),
+        count(m, &bucket, "lake/probe/"),
         0,
         "probe keys are cleaned up"
     );
