@@ -59,7 +59,10 @@ fn init_probes_the_bucket_before_writing_the_config() {
         .unwrap();
     assert!(!out.status.success(), "a missing bucket is refused");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("s3://no-such-bucket/team"), "{err}");
+    assert!(
+        err.contains("the bucket of `s3://no-such-bucket/team` does not exist"),
+        "{err}"
+    );
     assert!(
         !config.exists(),
         "nothing is written before the probe passed"

@@ -35,6 +35,8 @@ pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
                     None => Ok(Created::Exists), // deleted since: it existed, not ours
                 };
             }
+            // A PUT answered 404 cannot have landed: the bucket is missing or hidden.
+            Err(e @ object_store::Error::NotFound { .. }) => return Err(no_bucket(s, e)),
             Err(e) => {
                 // Unknown outcome: look before sending again.
                 if let Ok(Some(c)) = read_back(s, key, bytes) {
@@ -49,6 +51,15 @@ pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
         |e| s.fail("create", key, e),
     );
     Err(e)
+}
+
+fn no_bucket(s: &S3Store, e: object_store::Error) -> Error {
+    Error::storage(
+        "store_failed",
+        format!("the bucket of `{}` does not exist, or these credentials cannot see it", s.url),
+    )
+    .source(e)
+    .hint("create the bucket, or fix `store` (or `CTXLAKE_STORE`), `AWS_ENDPOINT_URL` and `AWS_REGION`")
 }
 
 /// Run an idempotent request until it succeeds, answers NotFound, or fails `ATTEMPTS` times.
