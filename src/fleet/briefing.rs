@@ -206,7 +206,12 @@ fn read<T: serde::de::DeserializeOwned + Clean>(ctx: &Ctx, name: &str) -> Option
 
 impl Clean for Material {
     fn clean(&mut self) {
-        let c = |s: &mut String| *s = sanitize::clean(s, LINE_CHARS);
+        // Cleaned and bounded to a line, without allocating for the (common) untouched one.
+        let c = |s: &mut String| {
+            if let std::borrow::Cow::Owned(new) = sanitize::clean_cow(s, LINE_CHARS) {
+                *s = new;
+            }
+        };
         if let Some(g) = &mut self.generated_at {
             c(g);
         }
