@@ -42,6 +42,8 @@ pub struct SyncOutput {
     pub elapsed_ms: u128,
     /// Requests this pass sent to a remote store (0 for a local lake).
     pub requests: u64,
+    /// Of those, object reads.
+    pub gets: u64,
 }
 
 pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
@@ -66,15 +68,26 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
             "syncing every {}s; stop with Ctrl-C",
             every.as_secs()
         ));
+        // One store for the daemon's life (its client, clock and connections): probed at
+        // start and again after any failed pass, not at every pass.
+        let mut store: Option<Box<dyn lake::Store>> = None;
         loop {
-            match once(&ctx, g) {
-                Ok(out) => printed(g.output().emit(&out, render))?,
+            let pass = match store.take() {
+                Some(s) => Ok((s, false)),
+                None => lake::open(&ctx.paths, &ctx.config).map(|s| (s, true)),
+            };
+            match pass.and_then(|(s, probe)| once(&ctx, g, s.as_ref(), probe).map(|o| (s, o))) {
+                Ok((s, out)) => {
+                    store = Some(s);
+                    printed(g.output().emit(&out, render))?;
+                }
                 Err(e) => crate::output::stderr(&crate::output::render_error(&e)),
             }
             std::thread::sleep(every);
         }
     }
-    let out = once(&ctx, g)?;
+    let store = lake::open(&ctx.paths, &ctx.config)?;
+    let out = once(&ctx, g, store.as_ref(), true)?;
     printed(g.output().emit(&out, render))
 }
 
@@ -88,9 +101,11 @@ fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
         .map_err(|e| Error::io("cannot open lock", &p, e))
 }
 
-/// One pass: probe, drain, mirror every fleet. Holds the host's sync lock throughout.
-pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
+/// One pass: probe (when `probe`), drain, mirror every fleet. Holds the host's sync lock
+/// throughout.
+pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> Result<SyncOutput> {
     let start = Instant::now();
+    let (sent_before, gets_before) = (store.requests(), store.gets());
     let lock = lock_file(ctx, "sync.lock")?;
     if lock.try_lock().is_err() {
         g.output()
@@ -99,8 +114,9 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
             .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
     }
     crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
-    let store = lake::open(&ctx.paths, &ctx.config)?;
-    lake::health::probe(&ctx.paths, store.as_ref())?;
+    if probe {
+        lake::health::probe(&ctx.paths, store)?;
+    }
     let show = std::io::stderr().is_terminal() && !g.quiet;
     let mut last = Instant::now();
     let mut progress = |done: usize, total: usize| {
@@ -113,36 +129,28 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs) -> Result<SyncOutput> {
             ));
         }
     };
-    let drained = lake::drain::drain(
-        &ctx.paths,
-        store.as_ref(),
-        ctx.config.lock_wait(),
-        &mut progress,
-    )?;
-    let mut fleets = lake::fleets(store.as_ref())?;
+    let drained = lake::drain::drain(&ctx.paths, store, ctx.config.lock_wait(), &mut progress)?;
+    let mut fleets = lake::fleets(store)?;
     if !fleets.contains(&ctx.scope.fleet) {
         fleets.push(ctx.scope.fleet.clone());
     }
     let mut mirrored = Vec::new();
     for f in fleets {
-        mirrored.push(lake::mirror::mirror(
-            &ctx.paths,
-            &ctx.config,
-            store.as_ref(),
-            &f,
-        )?);
+        mirrored.push(lake::mirror::mirror(&ctx.paths, &ctx.config, store, &f)?);
         // The hook's session-start briefing, pre-rendered so the hook stays within budget.
         let mut fleet_ctx = ctx.clone();
         fleet_ctx.scope.fleet = f;
         crate::fleet::briefing::write(&fleet_ctx)?;
     }
-    lake::health::sync_finished(&ctx.paths, store.as_ref());
+    let requests = store.requests() - sent_before;
+    lake::health::sync_finished(&ctx.paths, store, requests);
     Ok(SyncOutput {
         store: store.url(),
         drained,
         fleets: mirrored,
         elapsed_ms: start.elapsed().as_millis(),
-        requests: store.requests(),
+        requests,
+        gets: store.gets() - gets_before,
     })
 }
 

@@ -4,9 +4,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::keys;
-use super::store::Store;
-use crate::error::Result;
 use crate::spool::RecordKind;
 
 /// A claim event as `sync` wrote it into the lake.
@@ -21,9 +18,14 @@ pub struct Event {
     pub payload: Value,
 }
 
-pub fn load_events(store: &dyn Store, fleet: &str) -> Result<Vec<Event>> {
+/// Every event by a full listing: the reference `maint`'s checkpointed fold is tested against.
+#[cfg(test)]
+pub fn load_events(
+    store: &dyn super::store::Store,
+    fleet: &str,
+) -> crate::error::Result<Vec<Event>> {
     let mut out = Vec::new();
-    for o in store.list(&keys::claim_events(fleet))? {
+    for o in store.list(&super::keys::claim_events(fleet))? {
         if let Some((b, _)) = store.get(&o.key)?
             && let Ok(e) = serde_json::from_slice::<Event>(&b)
         {

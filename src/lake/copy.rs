@@ -45,6 +45,7 @@ pub fn copy(
         objects: objects.len(),
         ..Default::default()
     };
+    let mut fed: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for (i, o) in objects.iter().enumerate() {
         match present.get(&o.key) {
             Some(size) if *size == o.size => r.already_present += 1,
@@ -54,7 +55,14 @@ pub fn copy(
                     continue; // gone since the listing
                 };
                 match to.create(&o.key, &bytes)? {
-                    Created::Yes(_) => r.copied += 1,
+                    Created::Yes(at) => {
+                        r.copied += 1;
+                        if let Some(fleet) = needs_feed(&o.key, at) {
+                            fed.entry(fleet.to_string())
+                                .or_default()
+                                .push(o.key.clone());
+                        }
+                    }
                     Created::Exists => r.already_present += 1,
                 }
             }
@@ -62,8 +70,30 @@ pub fn copy(
         progress(i + 1, objects.len());
     }
     r.differing.truncate(NAME_AT_MOST);
+    // Copied objects carry their old names: readers of a lake already in use find
+    // them through the feed (see `lake::watermark`).
+    for (fleet, keys) in fed {
+        for chunk in keys.chunks(1000) {
+            super::watermark::publish_feed(to, &fleet, chunk.to_vec())?;
+        }
+    }
     to.flush()?;
     Ok(r)
+}
+
+/// The fleet whose feed must name `key`, created at `at`: appended objects that a
+/// watermark listing could miss.
+fn needs_feed(key: &str, at: i64) -> Option<&str> {
+    let mut parts = key.split('/');
+    let (area, fleet) = (parts.next()?, parts.next()?);
+    let fed = match area {
+        "sessions" => true,
+        "handoffs" | "claims" if !key.contains("/checkpoints/") => {
+            super::watermark::is_late(key, at)
+        }
+        _ => false,
+    };
+    fed.then_some(fleet)
 }
 
 #[cfg(test)]

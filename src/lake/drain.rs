@@ -175,6 +175,8 @@ struct Applier<'a> {
     dirty: Vec<String>,
     segments: BTreeMap<(String, String, String), Vec<Record>>,
     fleets: std::collections::HashSet<String>,
+    /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
+    feed: BTreeMap<String, Vec<String>>,
 }
 
 impl<'a> Applier<'a> {
@@ -187,6 +189,7 @@ impl<'a> Applier<'a> {
             dirty: Vec::new(),
             segments: BTreeMap::new(),
             fleets: Default::default(),
+            feed: BTreeMap::new(),
         })
     }
 
@@ -210,7 +213,6 @@ impl<'a> Applier<'a> {
         if self.fleets.insert(rec.fleet.clone()) {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
         }
-        let created = |c: Created| matches!(c, Created::Yes(_));
         match rec.kind {
             RecordKind::FleetHandoff => {
                 let p = &rec.payload;
@@ -218,20 +220,14 @@ impl<'a> Applier<'a> {
                     "id": rec.id, "at": rec.ts, "agent": rec.agent, "session": rec.session,
                     "repo": p["repo"], "summary": p["summary"], "status": p["status"], "next": p["next"],
                 });
-                Ok(created(self.store.create(
-                    &keys::handoff(&rec.fleet, &rec.id),
-                    &to_bytes(&note),
-                )?))
+                self.create(&rec.fleet, keys::handoff(&rec.fleet, &rec.id), &note)
             }
             RecordKind::MemoryPropose | RecordKind::MemoryShown | RecordKind::MemoryOperator => {
                 let ev = json!({
                     "id": rec.id, "at": rec.ts, "kind": rec.kind, "agent": rec.agent,
                     "session": rec.session, "payload": rec.payload,
                 });
-                Ok(created(self.store.create(
-                    &keys::claim_event(&rec.fleet, &rec.id),
-                    &to_bytes(&ev),
-                )?))
+                self.create(&rec.fleet, keys::claim_event(&rec.fleet, &rec.id), &ev)
             }
             _ => {
                 if is_hook {
@@ -241,6 +237,21 @@ impl<'a> Applier<'a> {
                 self.apply_presence(&rec)
             }
         }
+    }
+
+    /// Create a record's own object; one that landed late is also named in the feed,
+    /// so watermark readers find it. Returns whether this call created it.
+    fn create(&mut self, fleet: &str, key: String, v: &serde_json::Value) -> Result<bool> {
+        let created = self.store.create(&key, &to_bytes(v))?;
+        let landed = match created {
+            Created::Yes(at) => at,
+            // Ours from an earlier try, or found now: it landed no later than now.
+            Created::Exists => self.lake_now(),
+        };
+        if super::watermark::is_late(&key, landed) {
+            self.feed.entry(fleet.to_string()).or_default().push(key);
+        }
+        Ok(matches!(created, Created::Yes(_)))
     }
 
     fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
@@ -281,6 +292,10 @@ impl<'a> Applier<'a> {
             let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
             let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
             self.store.create(&key, &body)?;
+            self.feed.entry(fleet).or_default().push(key);
+        }
+        for (fleet, keys) in std::mem::take(&mut self.feed) {
+            super::watermark::publish_feed(self.store, &fleet, keys)?;
         }
         self.store.flush()
     }

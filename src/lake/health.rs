@@ -50,11 +50,11 @@ pub fn probe(paths: &Paths, store: &dyn Store) -> Result<()> {
 }
 
 /// Remember how many requests a finished sync sent.
-pub fn sync_finished(paths: &Paths, store: &dyn Store) {
+pub fn sync_finished(paths: &Paths, store: &dyn Store, requests: u64) {
     let mut h = read(paths)
         .filter(|h| h.store == store.url())
         .unwrap_or_default();
     h.store = store.url();
-    h.last_sync_requests = Some(store.requests());
+    h.last_sync_requests = Some(requests);
     write(paths, &h);
 }

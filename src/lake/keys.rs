@@ -57,6 +57,23 @@ pub fn claim_events(fleet: &str) -> String {
     format!("claims/{fleet}/events/")
 }
 
+/// `claims/<fleet>/checkpoints/<lake-time ULID>.json`: `maint`'s folded inputs so far.
+pub fn checkpoint(fleet: &str, id: &str) -> String {
+    format!("claims/{fleet}/checkpoints/{id}.json")
+}
+pub fn checkpoints(fleet: &str) -> String {
+    format!("claims/{fleet}/checkpoints/")
+}
+
+/// `feed/<fleet>/<lake-time ULID>.json`: keys a watermark listing could miss (see
+/// `lake::watermark`).
+pub fn feed_entry(fleet: &str, id: &str) -> String {
+    format!("feed/{fleet}/{id}.json")
+}
+pub fn feed(fleet: &str) -> String {
+    format!("feed/{fleet}/")
+}
+
 /// Content-addressed snapshot file.
 pub fn snapshot(fleet: &str, sha256: &str) -> String {
     format!("snapshot/{fleet}/{sha256}.sqlite")

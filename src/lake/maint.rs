@@ -2,7 +2,6 @@
 //! creating the next numbered manifest. Idempotent by content: an unchanged state
 //! publishes nothing, and two hosts racing publish one manifest per sequence number.
 
-use super::claims;
 use super::keys;
 use super::manifest::{self, Manifest};
 use super::store::{Created, Store};
@@ -31,8 +30,29 @@ pub fn maint(
     fleet: &str,
     writer: &str,
 ) -> Result<MaintReport> {
-    let events = claims::load_events(store, fleet)?;
-    let folded = crate::memory::gate::fold(&events);
+    let loaded = super::checkpoint::load(paths, store, fleet)?;
+    let report = publish(
+        paths,
+        config,
+        store,
+        fleet,
+        writer,
+        &loaded.checkpoint.events,
+    )?;
+    super::checkpoint::save(paths, store, fleet, &loaded)?;
+    Ok(report)
+}
+
+/// Fold `events`, run the gate and publish the snapshot unless it is unchanged.
+fn publish(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    writer: &str,
+    events: &[super::claims::Event],
+) -> Result<MaintReport> {
+    let folded = crate::memory::gate::fold(events);
     let count = |s: ClaimStatus| folded.claims.iter().filter(|c| c.status == s).count();
     let mut report = MaintReport {
         fleet: fleet.into(),

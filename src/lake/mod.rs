@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 
+pub mod checkpoint;
 pub mod claims;
 pub mod copy;
 pub mod digest;
@@ -21,6 +22,7 @@ pub mod s3;
 #[cfg(test)]
 mod sim;
 pub mod store;
+pub(crate) mod watermark;
 
 pub use store::{LocalStore, Store};
 

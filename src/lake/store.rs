@@ -36,6 +36,13 @@ pub trait Store {
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created>;
     /// Objects whose key starts with `prefix` (a `/`-terminated folder or a key prefix), sorted.
     fn list(&self, prefix: &str) -> Result<Vec<Object>>;
+    /// Like `list`, but only keys sorting after `after` (S3 `start-after`): a watermark
+    /// listing costs one request per 1,000 new keys, not per key in history.
+    fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
+        let mut all = self.list(prefix)?;
+        all.retain(|o| o.key.as_str() > after);
+        Ok(all)
+    }
     fn delete(&self, key: &str) -> Result<()>;
     /// The store's clock now, in ms.
     fn now_ms(&self) -> Result<i64>;
@@ -45,6 +52,10 @@ pub trait Store {
     }
     /// Requests sent to a remote store so far (0 for a local directory).
     fn requests(&self) -> u64 {
+        0
+    }
+    /// Of `requests`, object reads (GETs).
+    fn gets(&self) -> u64 {
         0
     }
 }
@@ -279,6 +290,9 @@ mod tests {
         assert_eq!(keys, ["a/b/0.json", "a/b/1.json", "a/c/9.json"]);
         let keys: Vec<_> = s.list("a/b/").unwrap().into_iter().map(|o| o.key).collect();
         assert_eq!(keys, ["a/b/0.json", "a/b/1.json"]);
+        let after: Vec<_> = s.list_after("a/", "a/b/0.json").unwrap();
+        let after: Vec<_> = after.into_iter().map(|o| o.key).collect();
+        assert_eq!(after, ["a/b/1.json", "a/c/9.json"]);
         assert!(s.list("nope/").unwrap().is_empty());
         assert!(s.get("../etc/passwd").is_err());
         probe(&s).unwrap();

@@ -304,3 +304,54 @@ fn lake_copy_moves_a_local_lake_into_a_bucket_idempotently() {
         "schema drafted"
     );
 }
+
+/// Write `n` handoffs straight into a local lake (fleet `default`), ids from `from`.
+fn seed_handoffs(lake: &std::path::Path, from: usize, n: usize) {
+    let dir = lake.join("handoffs/default");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(lake.join("fleets")).unwrap();
+    std::fs::write(lake.join("fleets/default"), b"").unwrap();
+    for i in from..from + n {
+        let id = format!("01KDV{i:021}");
+        let note = json!({"id": id, "at": "2026-11-29T00:00:00.000Z", "agent": "a", "session": "s",
+            "repo": null, "summary": format!("note {i}"), "status": "done", "next": null});
+        std::fs::write(dir.join(format!("{id}.json")), note.to_string()).unwrap();
+    }
+}
+
+/// An idle `sync --json`: (requests, GETs).
+fn idle_sync(env: &Env) -> (u64, u64) {
+    let v = env.json(&["sync"]);
+    (
+        v["requests"].as_u64().unwrap(),
+        v["gets"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn an_idle_sync_costs_the_same_few_requests_however_long_the_history() {
+    let Some(m) = moto::start("an_idle_sync_costs_the_same_few_requests_however_long_the_history")
+    else {
+        return;
+    };
+    m.create_bucket("idle");
+    let mut local = m.host(&m.endpoint(), "unused");
+    local.extra.retain(|(k, _)| k != "CTXLAKE_STORE");
+    let lake = local.ctxlake_home().join("lake");
+    let from = format!("file://{}", lake.display());
+    let b = m.host(&m.endpoint(), "s3://idle/lake");
+    let mut costs = Vec::new();
+    for (start, n) in [(0, 40), (40, 40)] {
+        seed_handoffs(&lake, start, n);
+        run(&local, &["lake", "copy", &from, "s3://idle/lake"]);
+        run(&b, &["sync"]); // fetches what is new
+        costs.push(idle_sync(&b));
+    }
+    let history = b.json(&["fleet", "history"]);
+    assert_eq!(history["handoffs"][0]["summary"], "note 79", "{history}");
+    let (requests, gets) = costs[1];
+    // The one GET is the probe reading back its own refused second create.
+    assert!(gets <= 1, "an idle sync reads no lake object: {costs:?}");
+    assert!(requests <= 12, "{costs:?}");
+    assert_eq!(costs[0], costs[1], "the cost must not grow with history");
+}

@@ -32,6 +32,7 @@ pub(crate) struct S3Store {
     prefix: String,
     clock: clock::LakeClock,
     requests: AtomicU64,
+    gets: AtomicU64,
 }
 
 impl S3Store {
@@ -55,6 +56,7 @@ impl S3Store {
             prefix: loc.prefix,
             clock: clock::LakeClock::default(),
             requests: AtomicU64::new(0),
+            gets: AtomicU64::new(0),
         })
     }
 
@@ -99,6 +101,7 @@ impl S3Store {
     fn get_raw(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
         let path = self.path(key)?;
         self.count();
+        self.gets.fetch_add(1, Ordering::Relaxed);
         let got = self.rt.block_on(async {
             let r = self.os.get(&path).await?;
             let at = r.meta.last_modified.timestamp_millis();
@@ -109,6 +112,47 @@ impl S3Store {
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(self.fail("read", key, e)),
         }
+    }
+}
+
+impl S3Store {
+    /// List `prefix`, from after the key `after` when given (S3 `start-after`).
+    fn list_from(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
+        // object_store lists whole folders; a key prefix lists its folder and filters.
+        let dir = prefix.rfind('/').map_or("", |i| &prefix[..i]);
+        let full = format!("{}{dir}", self.prefix);
+        let bad = |e| Error::storage("bad_key", format!("refusing prefix `{prefix}`")).source(e);
+        let root = (!full.is_empty())
+            .then(|| OsPath::parse(full.trim_end_matches('/')))
+            .transpose()
+            .map_err(bad)?;
+        let offset = after
+            .map(|a| OsPath::parse(format!("{}{a}", self.prefix)))
+            .transpose()
+            .map_err(bad)?;
+        self.count();
+        let stream = match &offset {
+            Some(o) => self.os.list_with_offset(root.as_ref(), o),
+            None => self.os.list(root.as_ref()),
+        };
+        let metas: Vec<object_store::ObjectMeta> = self
+            .rt
+            .block_on(stream.try_collect())
+            .map_err(|e| self.fail("list", prefix, e))?;
+        let mut out: Vec<Object> = metas
+            .into_iter()
+            .filter_map(|m| {
+                let key = self.key_of(&m.location)?;
+                let newer = after.is_none_or(|a| key.as_str() > a);
+                (newer && key.starts_with(prefix)).then(|| Object {
+                    key,
+                    size: m.size,
+                    mtime_ms: m.last_modified.timestamp_millis(),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(out)
     }
 }
 
@@ -135,33 +179,11 @@ impl Store for S3Store {
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {
-        // object_store lists whole folders; a key prefix lists its folder and filters.
-        let dir = prefix.rfind('/').map_or("", |i| &prefix[..i]);
-        let full = format!("{}{dir}", self.prefix);
-        let root = (!full.is_empty())
-            .then(|| OsPath::parse(full.trim_end_matches('/')))
-            .transpose()
-            .map_err(|e| {
-                Error::storage("bad_key", format!("refusing prefix `{prefix}`")).source(e)
-            })?;
-        self.count();
-        let metas: Vec<object_store::ObjectMeta> = self
-            .rt
-            .block_on(self.os.list(root.as_ref()).try_collect())
-            .map_err(|e| self.fail("list", prefix, e))?;
-        let mut out: Vec<Object> = metas
-            .into_iter()
-            .filter_map(|m| {
-                let key = self.key_of(&m.location)?;
-                key.starts_with(prefix).then(|| Object {
-                    key,
-                    size: m.size,
-                    mtime_ms: m.last_modified.timestamp_millis(),
-                })
-            })
-            .collect();
-        out.sort_by(|a, b| a.key.cmp(&b.key));
-        Ok(out)
+        self.list_from(prefix, None)
+    }
+
+    fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
+        self.list_from(prefix, Some(after))
     }
 
     fn delete(&self, key: &str) -> Result<()> {
@@ -182,5 +204,9 @@ impl Store for S3Store {
 
     fn requests(&self) -> u64 {
         self.requests.load(Ordering::Relaxed)
+    }
+
+    fn gets(&self) -> u64 {
+        self.gets.load(Ordering::Relaxed)
     }
 }

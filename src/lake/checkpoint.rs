@@ -1,0 +1,140 @@
+//! `maint` checkpoints: the gate's inputs folded so far (every claim event, in id
+//! order) and where the event and feed listings stood, created under a lake-time ULID
+//! key (create-if-absent: two hosts racing write two valid checkpoints). The next
+//! `maint` reads the newest checkpoint it knows plus only the events after it, so its
+//! requests follow new events, not history. The gate then runs over the whole set, so
+//! the result is the full refold's by construction, whatever order events land in.
+//! A checkpoint that cannot be read or parsed falls back to a full listing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::claims::Event;
+use super::keys;
+use super::store::Store;
+use super::watermark::{self, Mark};
+use crate::error::Result;
+use crate::paths::Paths;
+
+const VERSION: u32 = 1;
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Checkpoint {
+    pub version: u32,
+    pub events_mark: Mark,
+    pub feed_mark: Mark,
+    pub events: Vec<Event>,
+}
+
+/// The events of a fleet, from a checkpoint and the lake after it.
+pub(crate) struct Loaded {
+    pub checkpoint: Checkpoint,
+    /// Events not in the checkpoint this run started from.
+    pub fresh: usize,
+    /// The checkpoint key this run started from, if any.
+    pub base: Option<String>,
+}
+
+fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+    paths
+        .state()
+        .join("maint")
+        .join(format!("{fleet}.checkpoint"))
+}
+
+/// The newest checkpoint this host knows of: the one it last used or wrote, or a newer one.
+fn latest(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<String>> {
+    let hint = std::fs::read_to_string(hint_file(paths, fleet))
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|k| k.starts_with(&keys::checkpoints(fleet)));
+    let prefix = keys::checkpoints(fleet);
+    let newer = match &hint {
+        Some(h) => store.list_after(&prefix, h)?,
+        None => store.list(&prefix)?,
+    };
+    Ok(newer.into_iter().next_back().map(|o| o.key).or(hint))
+}
+
+fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
+    let (bytes, _) = store.get(key).ok()??;
+    serde_json::from_slice::<Checkpoint>(&bytes)
+        .ok()
+        .filter(|c| c.version == VERSION)
+}
+
+/// Every claim event of `fleet`, in id order: the checkpoint's plus the new ones.
+pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
+    let now = store.now_ms()?;
+    let base = latest(paths, store, fleet)?;
+    let (base, mut cp) = match base.as_deref().and_then(|k| read(store, k)) {
+        Some(cp) => (base, cp),
+        // No checkpoint, or an unreadable one: list every event; the feed from now on.
+        None => (
+            None,
+            Checkpoint {
+                version: VERSION,
+                feed_mark: Mark::starting_at(now),
+                ..Checkpoint::default()
+            },
+        ),
+    };
+    let events_prefix = keys::claim_events(fleet);
+    let feed_prefix = keys::feed(fleet);
+    let listed = cp.events_mark.scan(store, &events_prefix)?;
+    let feed = cp.feed_mark.scan(store, &feed_prefix)?;
+    let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
+    let fed = watermark::feed_keys(store, &feed)?;
+    keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
+    let mut by_id: BTreeMap<String, Event> = std::mem::take(&mut cp.events)
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
+    let before = by_id.len();
+    for k in &keys {
+        if by_id.contains_key(keys::stem(k)) {
+            continue;
+        }
+        if let Some((b, _)) = store.get(k)?
+            && let Ok(e) = serde_json::from_slice::<Event>(&b)
+        {
+            by_id.insert(e.id.clone(), e);
+        }
+    }
+    let fresh = by_id.len() - before;
+    cp.events = by_id.into_values().collect();
+    cp.events_mark
+        .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
+    cp.feed_mark
+        .advance(&feed_prefix, now, feed.iter().map(|o| o.key.as_str()));
+    Ok(Loaded {
+        checkpoint: cp,
+        fresh,
+        base,
+    })
+}
+
+/// Write a new checkpoint when this run folded events its base did not hold.
+pub(crate) fn save(paths: &Paths, store: &dyn Store, fleet: &str, l: &Loaded) -> Result<()> {
+    let key = match (&l.base, l.fresh) {
+        (Some(base), 0) => base.clone(),
+        _ => {
+            let body = serde_json::to_vec(&l.checkpoint).unwrap_or_default();
+            let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
+            store.create(&key, &body)?;
+            store.flush()?;
+            key
+        }
+    };
+    let f = hint_file(paths, fleet);
+    if let Some(dir) = f.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
+    }
+    crate::fsutil::write_atomic(&f, key.as_bytes(), 0o600)
+}
+
+#[cfg(test)]
+#[path = "checkpoint_tests.rs"]
+mod tests;

@@ -1,0 +1,162 @@
+//! Checkpointed folds equal the full refold, whatever the event order, the points where
+//! `maint` checkpointed, and keys that land late.
+
+use std::cell::Cell;
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::lake::store::{Created, LocalStore, Object};
+use crate::lake::watermark::{MARGIN_MS, is_late, publish_feed};
+
+/// Counts GETs on top of a local store.
+struct Counting {
+    inner: LocalStore,
+    gets: Cell<usize>,
+}
+
+impl Store for Counting {
+    fn url(&self) -> String {
+        self.inner.url()
+    }
+    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+        self.gets.set(self.gets.get() + 1);
+        self.inner.get(key)
+    }
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
+        self.inner.put(key, bytes)
+    }
+    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
+        self.inner.create(key, bytes)
+    }
+    fn list(&self, prefix: &str) -> Result<Vec<Object>> {
+        self.inner.list(prefix)
+    }
+    fn delete(&self, key: &str) -> Result<()> {
+        self.inner.delete(key)
+    }
+    fn now_ms(&self) -> Result<i64> {
+        self.inner.now_ms()
+    }
+}
+
+fn setup() -> (tempfile::TempDir, Paths, Counting) {
+    let d = tempfile::tempdir().unwrap();
+    let paths = Paths::with_overrides(d.path().join("home"), None, None);
+    let inner = LocalStore::open(&d.path().join("lake")).unwrap();
+    let store = Counting {
+        inner,
+        gets: Cell::new(0),
+    };
+    (d, paths, store)
+}
+
+/// Event `n` of kind `kind` (0–2 propose, 3 shown, 4 operator), minted `skew_ms` from now.
+fn event(n: usize, kind: u8, session: u8, subject: u8, text: u8, skew_ms: i64) -> Event {
+    let id = crate::ulid::encode((crate::time::now_ms() + skew_ms) as u64, n as u128);
+    let claim = [
+        "CI runs on Debian",
+        "CI does not run on Debian",
+        "tests use postgres 16",
+    ][text as usize % 3];
+    let subject = ["ci", "db"][subject as usize % 2];
+    let cid = crate::memory::gate::claim_id(subject, claim);
+    let ty = ["environment", "convention", "outcome"][kind as usize % 3];
+    let (kind, payload) = match kind {
+        0..=2 => (
+            "memory_propose",
+            json!({"claim": claim, "type": ty, "subject": subject,
+                   "evidence": [{"session_id": format!("s{session}"), "message_id": "m"}]}),
+        ),
+        3 => ("memory_shown", json!({"claim_ids": [cid]})),
+        _ => (
+            "memory_operator",
+            json!({"action": "retire", "claim_id": cid}),
+        ),
+    };
+    serde_json::from_value(
+        json!({"id": id, "at": crate::time::format_ms(crate::time::now_ms() + skew_ms),
+        "kind": kind, "agent": "a", "session": format!("s{session}"), "payload": payload}),
+    )
+    .unwrap()
+}
+
+/// What `sync`'s drain does with one event: create it, and feed it when it landed late.
+fn land(store: &dyn Store, fleet: &str, e: &Event) {
+    let key = keys::claim_event(fleet, &e.id);
+    store.create(&key, &serde_json::to_vec(e).unwrap()).unwrap();
+    if is_late(&key, store.now_ms().unwrap()) {
+        publish_feed(store, fleet, vec![key]).unwrap();
+    }
+}
+
+fn folded(events: &[Event]) -> String {
+    let f = crate::memory::gate::fold(events);
+    serde_json::to_string(&(&f.claims, &f.events)).unwrap()
+}
+
+fn checkpointed(paths: &Paths, store: &dyn Store) -> Vec<Event> {
+    let l = load(paths, store, "f").unwrap();
+    save(paths, store, "f", &l).unwrap();
+    l.checkpoint.events
+}
+
+proptest! {
+    #![proptest_config(crate::proptests::config(24))]
+    #[test]
+    fn checkpointed_fold_equals_the_full_refold(
+        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..2, 0u8..3, -3 * MARGIN_MS..MARGIN_MS / 2, any::<bool>()), 1..30)
+    ) {
+        let (_d, paths, store) = setup();
+        for (n, (kind, session, subject, text, skew, cut)) in evs.into_iter().enumerate() {
+            land(&store, "f", &event(n, kind, session, subject, text, skew));
+            if cut {
+                checkpointed(&paths, &store);
+            }
+        }
+        let incremental = checkpointed(&paths, &store);
+        let full = crate::lake::claims::load_events(&store, "f").unwrap();
+        prop_assert_eq!(incremental.len(), full.len());
+        prop_assert_eq!(folded(&incremental), folded(&full));
+    }
+}
+
+#[test]
+fn maint_reads_only_the_events_after_its_checkpoint() {
+    let (_d, paths, store) = setup();
+    for n in 0..40 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
+    }
+    assert_eq!(checkpointed(&paths, &store).len(), 40);
+    store.gets.set(0);
+    for n in 40..43 {
+        land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
+    }
+    assert_eq!(checkpointed(&paths, &store).len(), 43);
+    // One checkpoint and the three new events: nothing folded before is read again.
+    assert_eq!(store.gets.get(), 4);
+    store.gets.set(0);
+    assert_eq!(checkpointed(&paths, &store).len(), 43);
+    assert_eq!(
+        store.gets.get(),
+        1,
+        "an idle maint reads its checkpoint only"
+    );
+}
+
+#[test]
+fn an_unreadable_checkpoint_falls_back_to_the_full_fold() {
+    let (_d, paths, store) = setup();
+    for n in 0..5 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 0, 0));
+    }
+    checkpointed(&paths, &store);
+    let garbage = keys::checkpoint("f", &crate::lake::watermark::lake_ulid(1i64 << 47, b"x"));
+    store.create(&garbage, b"{not json").unwrap();
+    land(&store, "f", &event(5, 0, 9, 1, 1, 0));
+    let got = checkpointed(&paths, &store);
+    let full = crate::lake::claims::load_events(&store, "f").unwrap();
+    assert_eq!(got.len(), 6);
+    assert_eq!(folded(&got), folded(&full));
+}

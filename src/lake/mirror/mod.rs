@@ -1,0 +1,214 @@
+//! Lake → cache: rebuild `cache/<fleet>/*.json` (each written atomically) and mirror the
+//! highest published snapshot byte for byte into `snapshot.bin`. Each pass fetches only
+//! new or changed objects (`fetch`) and rebuilds the cache from what it holds (`state`).
+
+mod fetch;
+mod state;
+
+use state::State;
+
+use super::manifest::Manifest;
+use super::store::Store;
+use super::watermark::Mark;
+use crate::cache::{self, Handoffs, History, Pipeline, Presence, Roster, SessionDigest};
+use crate::config::Config;
+use crate::error::Result;
+use crate::paths::Paths;
+use crate::time::format_ms;
+
+/// How many handoffs and sessions the cache keeps (the tools cap rows further).
+const KEEP: usize = 500;
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct MirrorReport {
+    pub fleet: String,
+    pub agents: usize,
+    pub sessions: usize,
+    pub handoffs: usize,
+    pub snapshot_id: Option<String>,
+}
+
+pub fn mirror(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+) -> Result<MirrorReport> {
+    // Taken before any listing: the watermarks move to it.
+    let lake_now = store.now_ms()?;
+    let offset = lake_now - crate::time::now_ms();
+    let generated_at = format_ms(crate::time::now_ms());
+    let url = store.url();
+    let mut st = state::read(paths, fleet, &url).unwrap_or_else(|| {
+        state::reset(paths, fleet);
+        State {
+            store: url.clone(),
+            feed_mark: Mark::starting_at(lake_now),
+            ..State::default()
+        }
+    });
+    fetch::presences(store, fleet, &mut st)?;
+    let fed = fetch::feed(store, fleet, &mut st, lake_now)?;
+    let touched = fetch::segments(paths, store, fleet, &mut st, &fed)?;
+    fetch::handoffs(store, fleet, &mut st, &fed, lake_now, KEEP)?;
+    let idle_ms = config.idle_secs as i64 * 1000;
+    for s in touched {
+        let recs = state::records(paths, fleet, &s);
+        let Some(seen) = st.sessions.get(&s).map(|x| x.seen_ms) else {
+            continue;
+        };
+        if let Some(d) = super::digest::fold(&recs, seen, lake_now, idle_ms)
+            && let Some(x) = st.sessions.get_mut(&s)
+        {
+            x.digest = d;
+        }
+    }
+
+    let agents = roster(&st, lake_now);
+    let sessions = history(&st, lake_now, idle_ms);
+    let mut report = MirrorReport {
+        fleet: fleet.into(),
+        agents: agents.len(),
+        sessions: sessions.len(),
+        handoffs: st.notes.len(),
+        ..Default::default()
+    };
+    let roster = Roster {
+        generated_at: generated_at.clone(),
+        lake_clock_offset_ms: offset,
+        agents,
+    };
+    write(paths, fleet, cache::ROSTER, &roster)?;
+    let history = History {
+        generated_at: generated_at.clone(),
+        sessions,
+    };
+    write(paths, fleet, cache::HISTORY, &history)?;
+    let handoffs = Handoffs {
+        generated_at: generated_at.clone(),
+        handoffs: st.notes.clone(),
+    };
+    write(paths, fleet, cache::HANDOFFS, &handoffs)?;
+
+    let manifest = fetch::manifest(store, fleet, &mut st)?;
+    let manifest = mirror_snapshot(paths, store, fleet, manifest)?;
+    report.snapshot_id = manifest.as_ref().map(|m| m.snapshot_id.clone());
+    let pipeline = Pipeline {
+        last_sync: Some(generated_at),
+        last_maint: manifest.as_ref().map(|m| m.built_at.clone()),
+        snapshot_id: report.snapshot_id.clone(),
+        store: Some(url),
+    };
+    write(paths, fleet, cache::PIPELINE, &pipeline)?;
+    state::write(paths, fleet, &st)?;
+    Ok(report)
+}
+
+/// Live agents and their unexpired leases, from the presences held.
+fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
+    st.presences
+        .values()
+        .filter(|l| l.obj.ended_at.is_none())
+        .map(|l| {
+            let p = l.obj.clone();
+            let leases = p
+                .leases
+                .into_iter()
+                .filter(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now))
+                .collect();
+            Presence {
+                agent: p.agent,
+                session: p.session,
+                runtime: p.runtime,
+                task: p.task,
+                last_seen: format_ms(l.mtime_ms),
+                leases,
+            }
+        })
+        .collect()
+}
+
+fn write<T: serde::Serialize>(paths: &Paths, fleet: &str, name: &str, v: &T) -> Result<()> {
+    let bytes = serde_json::to_vec(v).unwrap_or_default();
+    crate::fsutil::write_atomic(&paths.cache_file(fleet, name), &bytes, 0o600)
+}
+
+/// Digests of every session: hook segments folded, plus MCP-only sessions from presence.
+/// An unended session's outcome moves with the clock, so it is decided here.
+fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDigest> {
+    let presence_at = |agent: &str, session: &str| {
+        st.presences
+            .values()
+            .find(|l| l.obj.agent == agent && l.obj.session == session)
+            .map(|l| l.mtime_ms)
+    };
+    let mut out = Vec::new();
+    for s in st.sessions.values() {
+        let mut d = s.digest.clone();
+        let seen = presence_at(&d.agent, &d.session).map_or(s.seen_ms, |t| t.max(s.seen_ms));
+        if d.ended_at.is_none() {
+            let idle = lake_now - seen > idle_ms;
+            d.outcome = if idle { "abandoned" } else { "running" }.into();
+        }
+        out.push(d);
+    }
+    for l in st.presences.values() {
+        let (p, mtime) = (&l.obj, &l.mtime_ms);
+        if out
+            .iter()
+            .any(|d| d.agent == p.agent && d.session == p.session)
+        {
+            continue;
+        }
+        let outcome = match (&p.ended_at, lake_now - mtime > idle_ms) {
+            (Some(_), _) => "clean",
+            (None, true) => "abandoned",
+            (None, false) => "running",
+        };
+        out.push(SessionDigest {
+            session: p.session.clone(),
+            agent: p.agent.clone(),
+            runtime: p.runtime.clone(),
+            repo: p
+                .leases
+                .first()
+                .map(|l| l.repo.clone())
+                .filter(|r| !r.is_empty()),
+            started_at: p.started_at.clone().unwrap_or_else(|| format_ms(*mtime)),
+            ended_at: p.ended_at.clone(),
+            outcome: outcome.into(),
+            files_touched: p.leases.iter().map(|l| l.path.clone()).collect(),
+            ..SessionDigest::default()
+        });
+    }
+    out.sort_by(|a, b| b.started_at.cmp(&a.started_at));
+    out.truncate(KEEP);
+    out
+}
+
+/// Mirror the highest manifest's snapshot into `snapshot.bin` when it changed.
+fn mirror_snapshot(
+    paths: &Paths,
+    store: &dyn Store,
+    fleet: &str,
+    latest: Option<Manifest>,
+) -> Result<Option<Manifest>> {
+    let Some(m) = latest else {
+        return Ok(None);
+    };
+    let bin = paths.snapshot_bin(fleet);
+    let current: cache::Read<Pipeline> = cache::read(paths, fleet, cache::PIPELINE);
+    let have = current.data.and_then(|p| p.snapshot_id);
+    if have.as_deref() == Some(&m.snapshot_id) && bin.exists() {
+        return Ok(Some(m));
+    }
+    let Some((bytes, _)) = store.get(&m.key)? else {
+        return Ok(None);
+    };
+    if crate::digest::sha256_hex(&bytes) != m.sha256 {
+        // A torn or tampered object: keep the old mirror rather than publish garbage.
+        return Ok(None);
+    }
+    crate::fsutil::write_atomic(&bin, &bytes, 0o600)?;
+    Ok(Some(m))
+}

@@ -1,0 +1,211 @@
+//! Watermark listings: list only the keys that landed since the last look, so a pass
+//! costs requests in proportion to new data, not to history.
+//!
+//! Append-only areas are named by ULIDs (handoffs, claim events, the feed), but a ULID is
+//! minted on the writer's clock, so keys do not land in key order. Two rules keep a late
+//! key from ever being skipped:
+//! - a reader re-lists from its previous listing's lake time minus `MARGIN_MS`, and
+//!   remembers the keys it handled inside that window (`Mark::seen`);
+//! - a writer whose object landed more than `MARGIN_MS / 4` after its key's time (a
+//!   slow clock, an offline host's backlog, a retried request) also names it in the
+//!   fleet's feed (`feed/<fleet>/<lake-time ULID>.json`), whose own keys are minted on
+//!   the lake clock and re-minted if they land late.
+//!
+//! Session segments are named by agent and session, not by time: every segment is
+//! named in the feed, so the mirror finds new ones from the feed alone.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::keys;
+use super::store::{Created, Object, Store};
+use crate::error::Result;
+
+/// How far a reader looks back behind its last listing: larger than any clock error
+/// between hosts' lake-clock estimates, and than a request's time in flight.
+pub(crate) const MARGIN_MS: i64 = 10 * 60 * 1000;
+
+/// Past this delay between a key's time and its landing, the writer names it in the feed.
+pub(crate) const LATE_MS: i64 = MARGIN_MS / 4;
+
+/// Where a reader stands in one append-only prefix.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Mark {
+    /// Lake time taken just before the last listing; `None`: never listed.
+    pub at_ms: Option<i64>,
+    /// Keys inside the look-back window that were already handled.
+    pub seen: BTreeSet<String>,
+}
+
+impl Mark {
+    /// A mark that starts at `now_ms` without reading what came before (the caller has
+    /// read the whole prefix another way).
+    pub(crate) fn starting_at(now_ms: i64) -> Mark {
+        Mark {
+            at_ms: Some(now_ms),
+            seen: BTreeSet::new(),
+        }
+    }
+
+    /// Objects under `prefix` not handled yet: the whole prefix the first time, then
+    /// only those past the window's floor. `advance` once they are handled.
+    pub(crate) fn scan(&self, store: &dyn Store, prefix: &str) -> Result<Vec<Object>> {
+        let listed = match self.at_ms {
+            None => store.list(prefix)?,
+            Some(t) => store.list_after(prefix, &floor(prefix, t - MARGIN_MS))?,
+        };
+        Ok(listed
+            .into_iter()
+            .filter(|o| !self.seen.contains(&o.key))
+            .collect())
+    }
+
+    /// Record `handled` keys and move the window to `now_ms` (taken before the scan).
+    pub(crate) fn advance<'a>(
+        &mut self,
+        prefix: &str,
+        now_ms: i64,
+        handled: impl IntoIterator<Item = &'a str>,
+    ) {
+        self.seen.extend(handled.into_iter().map(str::to_string));
+        let at = self.at_ms.map_or(now_ms, |t| t.max(now_ms));
+        self.at_ms = Some(at);
+        let keep_from = floor(prefix, at - MARGIN_MS);
+        self.seen = self.seen.split_off(&keep_from);
+    }
+}
+
+/// The smallest key under `prefix` whose ULID is at or after `ms` sorts after this.
+fn floor(prefix: &str, ms: i64) -> String {
+    let t = crate::ulid::encode(ms.max(0) as u64, 0);
+    format!("{prefix}{}", &t[..10])
+}
+
+/// The time in a key's ULID name (`…/<ULID>.json`), if it has one.
+pub(crate) fn key_ms(key: &str) -> Option<i64> {
+    let stem = keys::stem(key);
+    let head = stem.get(..10).filter(|_| crate::ulid::is_ulid(stem))?;
+    const ALPHABET: &str = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    head.chars().try_fold(0i64, |acc, c| {
+        ALPHABET.find(c).map(|v| (acc << 5) | v as i64)
+    })
+}
+
+/// Whether a watermark reader might miss `key`, which landed (or was found) at `landed_ms`.
+pub(crate) fn is_late(key: &str, landed_ms: i64) -> bool {
+    key_ms(key).is_none_or(|t| landed_ms - t > LATE_MS)
+}
+
+/// A feed entry: keys a watermark listing of their own prefix could miss.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct FeedEntry {
+    pub keys: Vec<String>,
+}
+
+/// Name `listed` in the fleet's feed. Minted on the lake clock; an entry that itself
+/// landed late is written again under a fresh key (a duplicate entry is harmless).
+pub(crate) fn publish_feed(store: &dyn Store, fleet: &str, listed: Vec<String>) -> Result<()> {
+    if listed.is_empty() {
+        return Ok(());
+    }
+    let body = serde_json::to_vec(&FeedEntry { keys: listed }).unwrap_or_default();
+    for _ in 0..8 {
+        let now = store.now_ms()?;
+        let key = keys::feed_entry(fleet, &lake_ulid(now, &body));
+        match store.create(&key, &body)? {
+            Created::Yes(at) if !is_late(&key, at) => return Ok(()),
+            _ => continue,
+        }
+    }
+    Err(crate::error::Error::storage(
+        "feed_late",
+        "the lake's feed entry kept landing late: the store answers too slowly",
+    )
+    .hint("run `ctxlake sync` again; nothing was lost, the spool is kept until the lake confirms"))
+}
+
+/// A ULID for lake time `ms` (the writer's estimate of the store's clock) whose random
+/// part is the digest of `body`: two writers collide only on identical content (a
+/// harmless `Exists`), and a simulation seed replays.
+pub(crate) fn lake_ulid(ms: i64, body: &[u8]) -> String {
+    let hex = crate::digest::sha256_hex(body);
+    let rand = u128::from_str_radix(&hex[..20], 16).unwrap_or_default();
+    crate::ulid::encode(ms.max(0) as u64, rand)
+}
+
+/// Keys named in the feed entries `entries` (one GET each), sorted, each once.
+pub(crate) fn feed_keys(store: &dyn Store, entries: &[Object]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for o in entries {
+        if let Some((b, _)) = store.get(&o.key)?
+            && let Ok(e) = serde_json::from_slice::<FeedEntry>(&b)
+        {
+            out.extend(e.keys);
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lake::store::LocalStore;
+
+    fn key(prefix: &str, ms: i64, n: u128) -> String {
+        format!("{prefix}{}.json", crate::ulid::encode(ms as u64, n))
+    }
+
+    #[test]
+    fn key_time_round_trips() {
+        let k = key("claims/f/events/", 1_764_000_000_123, 7);
+        assert_eq!(key_ms(&k), Some(1_764_000_000_123));
+        assert_eq!(key_ms("handoffs/f/not-a-ulid.json"), None);
+        assert!(
+            is_late("handoffs/f/x.json", 0),
+            "a name without time is always fed"
+        );
+    }
+
+    /// A key minted before the last listing but landing after it is still found, and
+    /// nothing is handed out twice.
+    #[test]
+    fn a_late_key_inside_the_window_is_not_skipped() {
+        let d = tempfile::tempdir().unwrap();
+        let s = LocalStore::open(d.path()).unwrap();
+        let p = "handoffs/f/";
+        let t0 = 1_764_000_000_000;
+        s.create(&key(p, t0, 1), b"a").unwrap();
+        let mut m = Mark::default();
+        let first = m.scan(&s, p).unwrap();
+        assert_eq!(first.len(), 1);
+        m.advance(p, t0 + 1000, first.iter().map(|o| o.key.as_str()));
+        // Minted 2 minutes before the listing, landing after it.
+        s.create(&key(p, t0 - 120_000, 2), b"late").unwrap();
+        s.create(&key(p, t0 + 2000, 3), b"new").unwrap();
+        let second = m.scan(&s, p).unwrap();
+        let got: Vec<_> = second.iter().map(|o| o.key.clone()).collect();
+        assert_eq!(got, [key(p, t0 - 120_000, 2), key(p, t0 + 2000, 3)]);
+        m.advance(p, t0 + 3000, got.iter().map(String::as_str));
+        assert!(m.scan(&s, p).unwrap().is_empty(), "nothing twice");
+        // Far behind the window: a plain watermark listing misses it; the feed names it.
+        let old = key(p, t0 - 3 * MARGIN_MS, 4);
+        s.create(&old, b"offline host").unwrap();
+        assert!(m.scan(&s, p).unwrap().is_empty());
+        assert!(is_late(&old, t0 + 3000));
+        publish_feed(&s, "f", vec![old.clone()]).unwrap();
+        let feed = Mark::default().scan(&s, &keys::feed("f")).unwrap();
+        assert_eq!(feed_keys(&s, &feed).unwrap(), [old]);
+    }
+
+    #[test]
+    fn the_window_forgets_keys_behind_it() {
+        let p = "claims/f/events/";
+        let mut m = Mark::default();
+        let (a, b) = (key(p, 1_000_000_000, 0), key(p, 2_000_000_000, 0));
+        m.advance(p, 2_000_000_000, [a.as_str(), b.as_str()]);
+        assert_eq!(m.seen.iter().collect::<Vec<_>>(), [&b]);
+    }
+}
