@@ -92,13 +92,11 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
         .map(|e| (e.id.clone(), e))
         .collect();
     let before = by_id.len();
-    for k in &keys {
-        if by_id.contains_key(keys::stem(k)) {
-            continue;
-        }
-        if let Some((b, _)) = store.get(k)?
-            && let Ok(e) = serde_json::from_slice::<Event>(&b)
-        {
+    keys.retain(|k| !by_id.contains_key(keys::stem(k)));
+    keys.sort();
+    keys.dedup();
+    for (b, _) in store.get_many(&keys)?.into_iter().flatten() {
+        if let Ok(e) = serde_json::from_slice::<Event>(&b) {
             by_id.insert(e.id.clone(), e);
         }
     }

@@ -19,7 +19,14 @@ use crate::error::{Error, Result};
 use crate::paths::Paths;
 use crate::spool::{self, Record, RecordKind, lock};
 
-const CHUNK: usize = 10_000;
+/// Spool bytes read, applied and flushed at a time (about 10k records): memory stays
+/// bounded whatever the file's size.
+#[cfg(not(test))]
+const BLOCK: usize = 4 << 20;
+/// Small in tests, so the simulation and the drain tests cross block boundaries (and
+/// lines longer than a block) all the time.
+#[cfg(test)]
+const BLOCK: usize = 1024;
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct DrainReport {
@@ -123,7 +130,8 @@ fn watermark(paths: &Paths, file: &Path) -> PathBuf {
 }
 
 /// Drain the sealed file `f`, whose lock `_locked` holds (so a writer that opened it
-/// before it was sealed has finished).
+/// before it was sealed has finished). The file is read a block at a time, never whole:
+/// each block's records are applied and flushed, then the watermark moves past them.
 fn drain_file(
     paths: &Paths,
     f: &Path,
@@ -133,38 +141,60 @@ fn drain_file(
     report: &mut DrainReport,
 ) -> Result<u64> {
     let wm = watermark(paths, f);
-    let from: u64 = fs::read_to_string(&wm)
+    let mut pos: u64 = fs::read_to_string(&wm)
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0);
-    let bytes = fs::read(f).map_err(|e| Error::io("cannot read spool", f, e))?;
-    let scan = spool::scan(&bytes, from);
+    let mut file = fs::File::open(f).map_err(|e| Error::io("cannot read spool", f, e))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     report.files += 1;
-    report.bad_lines += scan.bad_lines;
-    report.resynced += scan.resynced;
-    report.skipped_bytes += scan.skipped_bytes;
-    if scan.partial_tail_bytes > 0 {
-        // Sealed: nobody will finish this line; it is a killed writer's torn record.
-        report.torn_tails += 1;
-        report.skipped_bytes += scan.partial_tail_bytes;
-    }
-    for chunk in scan.records.chunks(CHUNK) {
-        for rec in chunk {
+    let mut block = BLOCK;
+    while pos < size {
+        let bytes = read_block(&mut file, f, pos, block)?;
+        if bytes.is_empty() {
+            break; // shorter than it was: nothing more to read
+        }
+        let at_end = pos + bytes.len() as u64 >= size;
+        let scan = spool::scan(&bytes, 0);
+        if scan.end_offset == 0 && !at_end {
+            block *= 2; // one line longer than a block: read more
+            continue;
+        }
+        report.bad_lines += scan.bad_lines;
+        report.resynced += scan.resynced;
+        report.skipped_bytes += scan.skipped_bytes;
+        if at_end && scan.partial_tail_bytes > 0 {
+            // Sealed: nobody will finish this line; it is a killed writer's torn record.
+            report.torn_tails += 1;
+            report.skipped_bytes += scan.partial_tail_bytes;
+        }
+        for rec in scan.records {
             report.records += 1;
-            if applier.apply(rec.clone(), is_hook, report)? {
-                report.applied += 1;
-            } else {
-                report.already_applied += 1;
+            match applier.apply(rec, is_hook, report)? {
+                Some(true) => report.applied += 1,
+                Some(false) => report.already_applied += 1,
+                None => {} // a create, counted when the batch is sent
             }
         }
-        applier.flush()?;
+        applier.flush(report)?;
+        pos = if at_end { size } else { pos + scan.end_offset };
+        // Only matters if a crash interrupts before the file is removed.
+        crate::fsutil::write_atomic(&wm, pos.to_string().as_bytes(), 0o600)?;
+        block = BLOCK;
     }
-    // Everything is in the lake: the file can go. The watermark only matters if a
-    // crash interrupts between here and the delete.
-    crate::fsutil::write_atomic(&wm, scan.end_offset.to_string().as_bytes(), 0o600)?;
     fs::remove_file(f).map_err(|e| Error::io("cannot remove drained spool", f, e))?;
     let _ = fs::remove_file(&wm);
-    Ok(bytes.len() as u64)
+    Ok(size)
+}
+
+/// Up to `len` bytes of `f` from `pos`.
+fn read_block(file: &mut fs::File, f: &Path, pos: u64, len: usize) -> Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = Vec::with_capacity(len);
+    file.seek(SeekFrom::Start(pos))
+        .and_then(|_| file.by_ref().take(len as u64).read_to_end(&mut buf))
+        .map_err(|e| Error::io("cannot read spool", f, e))?;
+    Ok(buf)
 }
 
 /// Applies records to the lake, batching presence writes and session segments.
@@ -177,6 +207,8 @@ struct Applier<'a> {
     fleets: std::collections::HashSet<String>,
     /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
     feed: BTreeMap<String, Vec<String>>,
+    /// Creates waiting for the next flush: (fleet, (key, bytes)).
+    creates: Vec<(String, (String, Vec<u8>))>,
 }
 
 impl<'a> Applier<'a> {
@@ -190,6 +222,7 @@ impl<'a> Applier<'a> {
             segments: BTreeMap::new(),
             fleets: Default::default(),
             feed: BTreeMap::new(),
+            creates: Vec::new(),
         })
     }
 
@@ -198,7 +231,13 @@ impl<'a> Applier<'a> {
     }
 
     /// Returns false when the record had been applied before.
-    fn apply(&mut self, mut rec: Record, is_hook: bool, report: &mut DrainReport) -> Result<bool> {
+    /// `Some(applied)`, or `None` for a create that waits for the next flush.
+    fn apply(
+        &mut self,
+        mut rec: Record,
+        is_hook: bool,
+        report: &mut DrainReport,
+    ) -> Result<Option<bool>> {
         // The write boundary again before anything becomes permanent: a spool file may
         // come from an older build, or from a writer that is not ctxlake at all.
         report.secrets_rescrubbed +=
@@ -208,7 +247,7 @@ impl<'a> Applier<'a> {
             || crate::scope::validate_id("session", &rec.session).is_err()
         {
             report.bad_lines += 1;
-            return Ok(false);
+            return Ok(Some(false));
         }
         if self.fleets.insert(rec.fleet.clone()) {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
@@ -220,38 +259,56 @@ impl<'a> Applier<'a> {
                     "id": rec.id, "at": rec.ts, "agent": rec.agent, "session": rec.session,
                     "repo": p["repo"], "summary": p["summary"], "status": p["status"], "next": p["next"],
                 });
-                self.create(&rec.fleet, keys::handoff(&rec.fleet, &rec.id), &note)
+                self.create(&rec.fleet, keys::handoff(&rec.fleet, &rec.id), &note);
+                Ok(None)
             }
             RecordKind::MemoryPropose | RecordKind::MemoryShown | RecordKind::MemoryOperator => {
                 let ev = json!({
                     "id": rec.id, "at": rec.ts, "kind": rec.kind, "agent": rec.agent,
                     "session": rec.session, "payload": rec.payload,
                 });
-                self.create(&rec.fleet, keys::claim_event(&rec.fleet, &rec.id), &ev)
+                self.create(&rec.fleet, keys::claim_event(&rec.fleet, &rec.id), &ev);
+                Ok(None)
             }
             _ => {
                 if is_hook {
                     let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
                     self.segments.entry(k).or_default().push(rec.clone());
                 }
-                self.apply_presence(&rec)
+                self.apply_presence(&rec).map(Some)
             }
         }
     }
 
-    /// Create a record's own object; one that landed late is also named in the feed,
-    /// so watermark readers find it. Returns whether this call created it.
-    fn create(&mut self, fleet: &str, key: String, v: &serde_json::Value) -> Result<bool> {
-        let created = self.store.create(&key, &to_bytes(v))?;
-        let landed = match created {
-            Created::Yes(at) => at,
-            // Ours from an earlier try, or found now: it landed no later than now.
-            Created::Exists => self.lake_now(),
-        };
-        if super::watermark::is_late(&key, landed) {
-            self.feed.entry(fleet.to_string()).or_default().push(key);
+    /// Queue a record's own object for the next flush's batch of creates.
+    fn create(&mut self, fleet: &str, key: String, v: &serde_json::Value) {
+        self.creates.push((fleet.to_string(), (key, to_bytes(v))));
+    }
+
+    /// Send the queued creates (several in flight on a remote store) and count them. One
+    /// that landed late is also named in the feed, so watermark readers find it.
+    fn send_creates(&mut self, report: &mut DrainReport) -> Result<()> {
+        let (fleets, items): (Vec<String>, Vec<(String, Vec<u8>)>) =
+            std::mem::take(&mut self.creates).into_iter().unzip();
+        let answers = self.store.create_many(&items)?;
+        let now = self.lake_now();
+        for ((fleet, (key, _)), created) in fleets.into_iter().zip(items).zip(answers) {
+            let landed = match created {
+                Created::Yes(at) => {
+                    report.applied += 1;
+                    at
+                }
+                // Ours from an earlier try, or found now: it landed no later than now.
+                Created::Exists => {
+                    report.already_applied += 1;
+                    now
+                }
+            };
+            if super::watermark::is_late(&key, landed) {
+                self.feed.entry(fleet).or_default().push(key);
+            }
         }
-        Ok(matches!(created, Created::Yes(_)))
+        Ok(())
     }
 
     fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
@@ -279,21 +336,24 @@ impl<'a> Applier<'a> {
 
     /// Write batched presences (every touched one: its mtime is its heartbeat) and
     /// segments, then make the lake durable.
-    fn flush(&mut self) -> Result<()> {
+    fn flush(&mut self, report: &mut DrainReport) -> Result<()> {
+        self.send_creates(report)?;
         for key in std::mem::take(&mut self.dirty) {
             if let Some(p) = self.presences.get(&key) {
                 self.store.put(&key, &to_bytes(p))?;
             }
         }
+        let mut segments = Vec::new();
         for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
             let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
                 continue;
             };
             let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
             let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
-            self.store.create(&key, &body)?;
-            self.feed.entry(fleet).or_default().push(key);
+            self.feed.entry(fleet).or_default().push(key.clone());
+            segments.push((key, body));
         }
+        self.store.create_many(&segments)?;
         for (fleet, keys) in std::mem::take(&mut self.feed) {
             super::watermark::publish_feed(self.store, &fleet, keys)?;
         }
@@ -303,4 +363,45 @@ impl<'a> Applier<'a> {
 
 fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lake::store::LocalStore;
+
+    /// A spool file many blocks long, with a line longer than a block and a torn tail,
+    /// drains every intact record exactly once.
+    #[test]
+    fn a_file_is_drained_block_by_block() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let dir = paths.spool.join("mcp");
+        fs::create_dir_all(&dir).unwrap();
+        let mut body = Vec::new();
+        for i in 0..60 {
+            let summary = if i == 7 {
+                "x".repeat(3 * BLOCK)
+            } else {
+                format!("note {i}")
+            };
+            let rec = Record {
+                id: crate::ulid::encode(1_764_000_000_000 + i, 0),
+                ts: "2026-11-29T00:00:00.000Z".into(),
+                fleet: "f".into(),
+                agent: "a".into(),
+                session: "s".into(),
+                kind: "fleet_handoff".into(),
+                payload: json!({"summary": summary, "status": "done"}),
+            };
+            body.extend(spool::encode(&rec));
+        }
+        body.extend(b"{\"v\":1,\"crc\":\"0000");
+        fs::write(dir.join("f.ndjson"), &body).unwrap();
+        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        assert_eq!((r.records, r.applied, r.torn_tails), (60, 60, 1), "{r:?}");
+        assert_eq!(store.list(&keys::handoffs("f")).unwrap().len(), 60);
+        assert!(spool::list_files(&paths.spool).is_empty());
+    }
 }

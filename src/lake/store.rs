@@ -18,6 +18,9 @@ pub struct Object {
     pub mtime_ms: i64,
 }
 
+/// An object's bytes and its store timestamp (ms), as `get` answers.
+pub type Got = (Vec<u8>, i64);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Created {
     /// We created it; the store's timestamp.
@@ -42,6 +45,15 @@ pub trait Store {
         let mut all = self.list(prefix)?;
         all.retain(|o| o.key.as_str() > after);
         Ok(all)
+    }
+    /// `create` for each item, answers in order; a remote store keeps several in flight.
+    /// An error fails the batch (some items may have landed: creates are safe to resend).
+    fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
+        items.iter().map(|(k, b)| self.create(k, b)).collect()
+    }
+    /// `get` for each key, answers in order; a remote store keeps several in flight.
+    fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
+        keys.iter().map(|k| self.get(k)).collect()
     }
     fn delete(&self, key: &str) -> Result<()>;
     /// The store's clock now, in ms.

@@ -136,11 +136,10 @@ pub(crate) fn lake_ulid(ms: i64, body: &[u8]) -> String {
 
 /// Keys named in the feed entries `entries` (one GET each), sorted, each once.
 pub(crate) fn feed_keys(store: &dyn Store, entries: &[Object]) -> Result<Vec<String>> {
+    let keys: Vec<String> = entries.iter().map(|o| o.key.clone()).collect();
     let mut out = Vec::new();
-    for o in entries {
-        if let Some((b, _)) = store.get(&o.key)?
-            && let Ok(e) = serde_json::from_slice::<FeedEntry>(&b)
-        {
+    for (b, _) in store.get_many(&keys)?.into_iter().flatten() {
+        if let Ok(e) = serde_json::from_slice::<FeedEntry>(&b) {
             out.extend(e.keys);
         }
     }

@@ -77,22 +77,25 @@ pub(super) fn segments(
             .collect()
     };
     let mut touched = BTreeSet::new();
-    for k in keys {
-        let parts: Vec<&str> = k.split('/').collect();
-        let (Some(agent), Some(session)) = (parts.get(2), parts.get(3)) else {
-            continue;
-        };
-        let Some((bytes, mtime)) = store.get(&k)? else {
-            continue;
-        };
-        let s = format!("{agent}/{session}");
-        state::append(paths, fleet, &s, &bytes)?;
-        let e = st.sessions.entry(s.clone()).or_insert_with(|| Session {
-            seen_ms: mtime,
-            digest: SessionDigest::default(),
-        });
-        e.seen_ms = e.seen_ms.max(mtime);
-        touched.insert(s);
+    // A bounded batch at a time: the first pass may read the whole history.
+    for batch in keys.chunks(256) {
+        let got = store.get_many(batch)?;
+        for (k, got) in batch.iter().zip(got) {
+            let parts: Vec<&str> = k.split('/').collect();
+            let (Some(agent), Some(session), Some((bytes, mtime))) =
+                (parts.get(2), parts.get(3), got)
+            else {
+                continue;
+            };
+            let s = format!("{agent}/{session}");
+            state::append(paths, fleet, &s, &bytes)?;
+            let e = st.sessions.entry(s.clone()).or_insert_with(|| Session {
+                seen_ms: mtime,
+                digest: SessionDigest::default(),
+            });
+            e.seen_ms = e.seen_ms.max(mtime);
+            touched.insert(s);
+        }
     }
     Ok(touched)
 }
@@ -117,14 +120,14 @@ pub(super) fn handoffs(
     new.sort_unstable_by(|a, b| b.cmp(a));
     new.dedup();
     let held: BTreeSet<String> = st.notes.iter().map(|n| n.id.clone()).collect();
-    for k in new
+    let fetch: Vec<String> = new
         .into_iter()
         .filter(|k| !held.contains(keys::stem(k)))
         .take(keep)
-    {
-        if let Some((b, _)) = store.get(k)?
-            && let Ok(n) = serde_json::from_slice::<HandoffNote>(&b)
-        {
+        .map(str::to_string)
+        .collect();
+    for (b, _) in store.get_many(&fetch)?.into_iter().flatten() {
+        if let Ok(n) = serde_json::from_slice::<HandoffNote>(&b) {
             st.notes.push(n);
         }
     }

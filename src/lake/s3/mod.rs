@@ -11,17 +11,20 @@ mod settle;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use futures_util::TryStreamExt;
+use futures_util::{StreamExt, TryStreamExt, stream};
 use object_store::aws::AmazonS3;
 use object_store::path::Path as OsPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 
 use super::keys;
-use super::store::{Created, Object, Store};
+use super::store::{Created, Got, Object, Store};
 use crate::error::{Error, Result};
 
 pub use location::S3Options;
 pub(crate) use location::is_s3_url;
+
+/// Requests a batch keeps in flight at once (drains and mirror fetches).
+const IN_FLIGHT: usize = 32;
 
 pub(crate) struct S3Store {
     rt: tokio::runtime::Runtime,
@@ -97,16 +100,25 @@ impl S3Store {
             .map(|_| ())
     }
 
+    /// A created object's lake time (settling answers `Yes(0)`: the clock is sync).
+    fn stamp(&self, c: Created) -> Result<Created> {
+        Ok(match c {
+            Created::Yes(_) => Created::Yes(self.now_ms()?),
+            e => e,
+        })
+    }
+
     /// The object's bytes and its Last-Modified (the store's clock), or `None` if absent.
-    fn get_raw(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+    async fn get_async(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
         let path = self.path(key)?;
         self.count();
         self.gets.fetch_add(1, Ordering::Relaxed);
-        let got = self.rt.block_on(async {
+        let got = async {
             let r = self.os.get(&path).await?;
             let at = r.meta.last_modified.timestamp_millis();
             Ok::<_, object_store::Error>((r.bytes().await?, at))
-        });
+        }
+        .await;
         match got {
             Ok((b, at)) => Ok(Some((b.to_vec(), at))),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
@@ -162,7 +174,7 @@ impl Store for S3Store {
     }
 
     fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
-        self.get_raw(key)
+        self.rt.block_on(self.get_async(key))
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
@@ -175,7 +187,25 @@ impl Store for S3Store {
     }
 
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
-        settle::create(self, key, bytes)
+        let c = self.rt.block_on(settle::create(self, key, bytes))?;
+        self.stamp(c)
+    }
+
+    fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
+        self.now_ms()?; // measured (sync) before the batch goes async
+        let sent = stream::iter(items)
+            .map(|(k, b)| settle::create(self, k, b))
+            .buffered(IN_FLIGHT);
+        let done: Vec<Result<Created>> = self.rt.block_on(sent.collect());
+        done.into_iter().map(|r| self.stamp(r?)).collect()
+    }
+
+    fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
+        let sent = stream::iter(keys)
+            .map(|k| self.get_async(k))
+            .buffered(IN_FLIGHT);
+        let done: Vec<Result<_>> = self.rt.block_on(sent.collect());
+        done.into_iter().collect()
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {

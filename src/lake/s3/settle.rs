@@ -10,27 +10,33 @@
 
 use std::time::Duration;
 
-use object_store::PutMode;
+use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 
 use super::S3Store;
 use crate::error::{Error, Result};
-use crate::lake::store::{Created, Store};
+use crate::lake::store::Created;
 
 /// Sends of one create before giving up (each already retried by object_store).
 const ATTEMPTS: u32 = 4;
 
-pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
+/// One create, settled. Async so that a batch keeps several in flight on the store's
+/// one thread; `Created::Yes(0)`: the caller stamps the lake time (the clock is sync).
+pub(super) async fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
     let path = s.path(key)?;
     let mut last = None;
     for attempt in 0..ATTEMPTS {
         if attempt > 0 {
-            std::thread::sleep(backoff(attempt));
+            tokio::time::sleep(backoff(attempt)).await;
         }
-        match s.put_raw(&path, bytes, PutMode::Create) {
-            Ok(()) => return Ok(Created::Yes(s.now_ms()?)),
+        s.count();
+        let payload = PutPayload::from(bytes.to_vec());
+        let sent =
+            s.os.put_opts(&path, payload, PutOptions::from(PutMode::Create));
+        match sent.await.map(|_| ()) {
+            Ok(()) => return Ok(Created::Yes(0)),
             Err(object_store::Error::AlreadyExists { .. }) => {
                 // Ours from a retried request, or another writer's.
-                return match read_back(s, key, bytes)? {
+                return match read_back(s, key, bytes).await? {
                     Some(c) => Ok(c),
                     None => Ok(Created::Exists), // deleted since: it existed, not ours
                 };
@@ -39,7 +45,7 @@ pub(super) fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Created> {
             Err(e @ object_store::Error::NotFound { .. }) => return Err(no_bucket(s, e)),
             Err(e) => {
                 // Unknown outcome: look before sending again.
-                if let Ok(Some(c)) = read_back(s, key, bytes) {
+                if let Ok(Some(c)) = read_back(s, key, bytes).await {
                     return Ok(c);
                 }
                 last = Some(e);
@@ -86,12 +92,15 @@ fn backoff(attempt: u32) -> Duration {
 
 /// `Some(Yes)` if the object holds exactly our bytes, `Some(Exists)` if other bytes,
 /// `None` if there is no object.
-fn read_back(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Option<Created>> {
-    Ok(s.get(key)?.map(|(b, at)| {
-        if b == bytes {
-            Created::Yes(at)
-        } else {
-            Created::Exists
-        }
-    }))
+async fn read_back(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Option<Created>> {
+    let path = s.path(key)?;
+    s.count();
+    s.gets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let got = async { s.os.get(&path).await?.bytes().await }.await;
+    match got {
+        Ok(b) if b == bytes => Ok(Some(Created::Yes(0))),
+        Ok(_) => Ok(Some(Created::Exists)),
+        Err(object_store::Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(s.fail("read", key, e)),
+    }
 }
