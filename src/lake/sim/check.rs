@@ -56,6 +56,30 @@ pub(super) fn quiescent(w: &World) -> Check {
                 ));
             }
         }
+        every_handoff_mirrored(w, f)?;
+    }
+    Ok(())
+}
+
+/// Every host's handoff cache holds every handoff in the lake: the mirror's watermark
+/// listing and the feed missed none, however late or out of order they landed.
+fn every_handoff_mirrored(w: &World, f: &str) -> Check {
+    let want: BTreeSet<String> = w
+        .store
+        .peek_keys(&keys::handoffs(f))
+        .iter()
+        .map(|k| keys::stem(k).to_string())
+        .collect();
+    for (h, host) in w.hosts.iter().enumerate() {
+        let got: BTreeSet<String> = cache::read::<cache::Handoffs>(&host.paths, f, cache::HANDOFFS)
+            .data
+            .map(|c| c.handoffs.into_iter().map(|n| n.id).collect())
+            .unwrap_or_default();
+        if let Some(missed) = want.difference(&got).next() {
+            return Err(format!(
+                "fleet {f}: host{h}'s mirror missed handoff {missed}"
+            ));
+        }
     }
     Ok(())
 }

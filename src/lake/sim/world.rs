@@ -79,7 +79,9 @@ impl World {
         let hosts = (0..3)
             .map(|h| Host {
                 paths: Paths::with_overrides(dir.path().join(format!("host{h}")), None, None),
-                skew: rng.below(20_001) as i64 - 10_000,
+                // Host 2's clock is 25 minutes slow: every id it mints is older than a
+                // watermark reader's look-back, so its records reach readers via the feed.
+                skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
             })
             .collect();
         let mut w = World {
