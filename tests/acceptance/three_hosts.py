@@ -201,12 +201,14 @@ def phase_d(r):
     written = lakecount.backlog(b, r.args.backlog)
     total = len(written["proposals"]) + len(written["handoffs"])
     b.start_sync(INTERVAL)
-    events = f"{PREFIX}/claims/bulk/events/"
-    seen = lakecount.wait_for(
-        lambda: (lambda n: n if n >= total // 10 else None)(len(r.moto.keys(BUCKET, events))),
-        120, "(d) the drain starts")
+    events, notes = f"{PREFIX}/claims/bulk/events/", f"{PREFIX}/handoffs/bulk/"
+
+    def under_way():  # a tenth of the proposals are in the lake: kill now
+        n = len(r.moto.keys(BUCKET, events))
+        return n if n >= total // 10 else None
+    seen = lakecount.wait_for(under_way, 120, "(d) the drain starts")
     b.stop_sync(signal.SIGKILL)
-    at_kill = len(r.moto.keys(BUCKET, events)) + len(r.moto.keys(BUCKET, f"{PREFIX}/handoffs/bulk/"))
+    at_kill = len(r.moto.keys(BUCKET, events)) + len(r.moto.keys(BUCKET, notes))
     check(seen < len(written["proposals"]) and at_kill < total,
           f"(d) the kill did not land mid-drain ({at_kill} of {total} records already in the "
           f"lake): make the backlog larger")
@@ -214,7 +216,7 @@ def phase_d(r):
     b.start_sync(INTERVAL)
     lakecount.wait_for(lambda: b.backlog() == 0, 300, "(d) B drains after the restart")
     if r.args.brk == "lose":
-        r.moto.s3.delete_object(Bucket=BUCKET, Key=r.moto.keys(BUCKET, f"{PREFIX}/handoffs/bulk/")[0])
+        r.moto.s3.delete_object(Bucket=BUCKET, Key=r.moto.keys(BUCKET, notes)[0])
     if r.args.brk == "dup":
         key = r.moto.keys(BUCKET, events)[0]
         r.moto.s3.copy_object(Bucket=BUCKET, Key=key.replace("/events/", "/events/Z"),
