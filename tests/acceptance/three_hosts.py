@@ -4,8 +4,10 @@ and over three fleets, driven through the CLI and through long-lived `ctxlake mc
 sessions (one per agent session, DESIGN §3), claim overlapping paths, release, hand off,
 propose and fire hooks. Asserted:
   (a) every host shows the same lease holders (`fleet status --json`) soon after the last
-      write: within 2 effective sync periods (interval + the longest pass); the convergence
-      time is measured and compared with the strict 2 x interval as well (`--strict` fails on it);
+      write. A write waits up to one period (interval + pass) for its host's drain, and another
+      host's mirror may have just begun its read: the bound is 3 x (interval + the longest
+      pass), which is 2 intervals plus one pass when passes are short. The convergence time is
+      measured and compared with the strict 2 x interval as well (`--strict` fails on it);
   (b) a claim proposed on host A and promoted by `maint` on host B is found on host C;
   (c) a host whose sync was stopped while the others kept writing catches up on restart;
   (d) `kill -9` of a host's `sync --watch` mid-drain, then a restart: every record written
@@ -150,10 +152,10 @@ def phase_a(r):
     n_mcp = r.write_agents(r.args.agents, "ag", r.hosts)
     print(f"(a) {r.args.agents} agents ({n_mcp} over MCP) wrote in {time.time() - t:.1f}s")
     conv = r.wait_converged(r.hosts, "(a) three hosts")
-    bound = 2 * (INTERVAL + r.longest_pass_s())
+    bound = 3 * (INTERVAL + r.longest_pass_s())
     r.timings["(a) lease convergence s"] = conv
     print(f"(a) every host shows the same lease holders {conv:.1f}s after the last write "
-          f"(bound 2 x (interval + longest pass) = {bound:.1f}s; strict 2 x interval = "
+          f"(bound 3 x (interval + longest pass) = {bound:.1f}s; strict 2 x interval = "
           f"{2 * INTERVAL}s: {'met' if conv <= 2 * INTERVAL else 'NOT met'})")
     check(conv <= bound, f"(a) convergence {conv:.1f}s over the bound {bound:.1f}s")
     check(not r.args.strict or conv <= 2 * INTERVAL,
