@@ -6,6 +6,7 @@
 #   4. `maint` after 1k new claim events on top of 100k folded
 # usage: benches/lake_scale.sh [OBJECTS]   (default 100000; needs python3 and moto_server,
 #        from CTXLAKE_TEST_MOTO or ~/.cache/ctxlake-ci/moto/bin/moto_server)
+#        ONLY="idle maint" runs just those parts (drain10k drain100k idle maint).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -26,16 +27,25 @@ s3env() {
 }
 field() { python3 -c "import json,sys; v=json.load(sys.stdin); print(v$1)"; }
 
+part() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+
+if part drain10k; then
 echo "## drain 10k spool records into S3 (moto)"
 curl -s -X PUT "http://127.0.0.1:$PORT/drain10k" >/dev/null
 python3 benches/gen.py spool "$T/d10k" 10000
 s3env drain10k "$T/d10k" /usr/bin/time -f "drain 10k into moto: %e s wall, %M KiB max RSS" \
   "$B" sync --json | field '["requests"]' | sed 's/^/requests: /'
 
+fi
+
+if part drain100k; then
 echo "## drain 100k spool records into the local lake"
 python3 benches/gen.py spool "$T/d100k" 100000
 CTXLAKE_HOME="$T/d100k" /usr/bin/time -f "drain 100k local: %e s wall, %M KiB max RSS" "$B" sync -q
 
+fi
+
+if part idle; then
 echo "## idle sync on an S3 lake of $N objects (moto)"
 # The lake: N/2 handoffs and N/2 claim events, built locally, then copied into the bucket.
 python3 - "$T/big/lake" "$N" <<'EOF'
@@ -58,7 +68,7 @@ for i in range(n):
     with open(path, "w") as f: json.dump(body, f)
 EOF
 curl -s -X PUT "http://127.0.0.1:$PORT/big" >/dev/null
-CTXLAKE_HOME="$T/big" /usr/bin/time -f "lake copy of $N objects into moto: %e s" \
+s3env big "$T/big" /usr/bin/time -f "lake copy of $N objects into moto: %e s" \
   "$B" lake copy "file://$T/big/lake" "s3://big/lake" -q
 s3env big "$T/host" /usr/bin/time -f "first sync: %e s" "$B" sync -q
 for i in 1 2; do
@@ -66,6 +76,9 @@ for i in 1 2; do
     | sed "s/^/idle sync $i: /"
 done
 
+fi
+
+if part maint; then
 echo "## maint after 1k new claim events on top of 100k folded (local lake)"
 python3 benches/gen.py claims "$T/m" 100000
 CTXLAKE_HOME="$T/m" /usr/bin/time -f "maint, full fold of 100k: %e s wall, %M KiB max RSS" "$B" maint -q
@@ -84,3 +97,4 @@ for i in range(100000, 101000):
 EOF
 CTXLAKE_HOME="$T/m" /usr/bin/time -f "maint after 1k new: %e s wall, %M KiB max RSS" "$B" maint -q
 CTXLAKE_HOME="$T/m" /usr/bin/time -f "maint, nothing new: %e s wall" "$B" maint -q
+fi
