@@ -105,6 +105,26 @@ fn unit_path(u: &Unit) -> Result<PathBuf> {
     })
 }
 
+/// Where `service install` writes the sync unit (`http`: the `--http` one), for `doctor`.
+pub(crate) fn unit_file(http: bool) -> Result<PathBuf> {
+    let a = ServiceArgs {
+        no_start: false,
+        http: http.then(|| crate::mcp::http::DEFAULT_ADDR.to_string()),
+    };
+    unit_path(&Unit::of(&a)?)
+}
+
+/// `ctxlake service install` for the sync service, as `doctor --fix` offers it.
+pub(crate) fn install_sync(g: &GlobalArgs) -> Result<()> {
+    run(
+        ServiceCmd::Install(ServiceArgs {
+            no_start: false,
+            http: None,
+        }),
+        g,
+    )
+}
+
 /// The unit text: absolute binary, and the environment pinned as it is now.
 fn unit_text(
     u: &Unit,

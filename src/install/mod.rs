@@ -6,7 +6,7 @@ mod edit;
 pub mod env;
 mod guard;
 pub mod jsonc;
-mod plan;
+pub(crate) mod plan;
 #[cfg(test)]
 mod props;
 pub mod remote;
@@ -14,15 +14,16 @@ pub mod render;
 pub mod runtimes;
 pub mod state;
 pub mod toml;
-mod validate;
+pub(crate) mod validate;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub(crate) use edit::commands as hook_commands;
 pub use env::Env;
-pub use runtimes::{ALL, EntryOpts, Runtime, detect};
+pub use runtimes::{ALL, EntryOpts, Format, Runtime, detect};
 use state::{Record, Store, sha256};
 
 use crate::error::{Error, Result};
@@ -181,6 +182,29 @@ impl Installer {
         self.store.save(&rec, orig.map(str::as_bytes))?;
         Ok(backup)
     }
+}
+
+/// Take other server entries that run ctxlake (`names`, found by `ctxlake doctor`) out of a
+/// planned JSON/JSONC file, under the servers object `key`; the rest of the file is spliced
+/// byte for byte as install does. Returns whether anything was dropped.
+pub(crate) fn drop_servers(p: &mut FilePlan, format: Format, key: &str, names: &[String]) -> bool {
+    let (Format::Json | Format::Jsonc) = format else {
+        return false;
+    };
+    let Some(mut doc) = p.after.as_deref().and_then(|t| jsonc::Doc::parse(t).ok()) else {
+        return false;
+    };
+    let mut dropped = false;
+    for n in names {
+        dropped |= doc.remove(&jsonc::keys(&[key, n]));
+    }
+    if dropped {
+        p.after = Some(doc.into_text());
+        if p.action == Action::Unchanged {
+            p.action = Action::Update;
+        }
+    }
+    dropped
 }
 
 /// `<file>.ctxlake.bak`, beside the real file.
