@@ -287,6 +287,26 @@ fn old_records_in_the_spool_mean_nothing_drains_it() {
         String::from_utf8_lossy(&st.stdout).contains("`ctxlake doctor`"),
         "status points to doctor"
     );
+    // `--yes` installs it (no service manager on PATH here: the unit is written, not started).
+    let out = env
+        .cmd()
+        .env("PATH", "/nonexistent")
+        .args(["doctor", "--fix", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).expect("--fix --json is one JSON object");
+    assert_eq!(v["fix"]["service"], "installed", "{v:#}");
+    let unit = env.home().join(".config/systemd/user/ctxlake-sync.service");
+    assert!(
+        std::fs::read_to_string(&unit)
+            .unwrap()
+            .contains("sync --watch")
+    );
+    assert_eq!(
+        check(&v, "sync service")["status"],
+        "warn",
+        "installed, not running: {v:#}"
+    );
     env.cmd().arg("sync").assert().success();
     let (code, v) = doctor(&env, &[]);
     assert_eq!(code, 0, "{v:#}");

@@ -100,7 +100,8 @@ fn service(a: &DoctorArgs, g: &GlobalArgs, notes: &mut Vec<String>) -> Result<&'
         notes.push("left the sync service alone; `ctxlake service install` installs it".into());
         return Ok("declined");
     }
-    super::super::service::install_sync(g)?;
+    let file = super::super::service::install_sync(g)?;
+    notes.push(format!("installed the sync service: {}", file.display()));
     Ok("installed")
 }
 

@@ -118,7 +118,13 @@ fn classify(i: &Inputs, l: &Launch, actual: &Value, expected: &Value) -> Option<
     if actual == expected {
         return None;
     }
-    if !executable(Path::new(&l.cmd)) {
+    // A bare name (`ctxlake`) runs whatever the runtime's PATH finds, as a shell would.
+    let found = if l.cmd.contains('/') {
+        executable(Path::new(&l.cmd))
+    } else {
+        i.installer.env.which(&l.cmd).is_some()
+    };
+    if !found {
         return Some((
             Drift::StaleBinaryPath,
             format!(

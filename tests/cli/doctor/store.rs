@@ -1,5 +1,6 @@
-//! `ctxlake doctor`'s store group against real endpoints: a closed loopback port, moto
-//! behind a proxy that strips `If-None-Match`, and a host clock skewed from the lake's.
+//! `ctxlake doctor`'s store and http groups against real endpoints: a closed loopback port,
+//! moto behind a proxy that strips `If-None-Match`, a host clock skewed from the lake's, and
+//! a configured `mcp --http` server that is down, then up, then bound beyond loopback.
 
 use serde_json::Value;
 
@@ -87,4 +88,57 @@ fn a_store_ignoring_conditional_writes_and_a_skewed_clock_fail() {
         assert_eq!(c["status"], status, "{skew}: {c}");
         env.extra.pop();
     }
+}
+
+#[test]
+fn the_http_server_is_checked_when_a_service_configures_it() {
+    let env = installed();
+    let port = moto::free_port();
+    let addr = format!("127.0.0.1:{port}");
+    env.cmd()
+        .args(["service", "install", "--http", &addr, "--no-start"])
+        .assert()
+        .success();
+    let (code, v) = doctor(&env, &[]);
+    assert_eq!(code, 1);
+    let c = check(&v, "http /health");
+    assert_eq!(c["status"], "fail", "nothing listens yet: {c}");
+    assert!(
+        c["fix"]
+            .as_str()
+            .unwrap()
+            .contains("service install --http"),
+        "{c}"
+    );
+    assert_eq!(
+        check(&v, "http token")["status"],
+        "ok",
+        "loopback needs no token"
+    );
+
+    let mut server = env
+        .std_cmd()
+        .args(["mcp", "--http", &addr])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::net::TcpStream::connect(&addr).is_err() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let (code, v) = doctor(&env, &[]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(check(&v, "http /health")["status"], "ok", "{v:#}");
+    assert_eq!(code, 0, "{v:#}");
+
+    // Beyond loopback without a token the server would refuse to start.
+    env.cmd()
+        .args(["service", "install", "--http", "0.0.0.0:9", "--no-start"])
+        .assert()
+        .success();
+    let (_, v) = doctor(&env, &[]);
+    let t = check(&v, "http token");
+    assert_eq!(t["status"], "fail", "{t}");
+    assert_eq!(t["fix"], "ctxlake mcp token new");
 }
