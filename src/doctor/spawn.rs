@@ -140,3 +140,37 @@ pub(crate) fn version(cmd: &str) -> Result<String, String> {
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_silent_or_dead_server_fails_within_the_deadline() {
+        let t = Instant::now();
+        let sleep = ["-c".to_string(), "sleep 5".to_string()];
+        let e = handshake("sh", &sleep, &[], Duration::from_millis(300)).unwrap_err();
+        assert!(e.contains("no answer to `initialize` within 300 ms"), "{e}");
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "the child is killed, not waited for"
+        );
+        let e = handshake("true", &[], &[], DEADLINE).unwrap_err();
+        assert!(e.contains("exited before answering"), "{e}");
+        let e = handshake("/nonexistent/ctxlake", &[], &[], DEADLINE).unwrap_err();
+        assert!(e.contains("cannot start"), "{e}");
+        let junk = ["-c".to_string(), "echo not-json; sleep 5".to_string()];
+        let e = handshake("sh", &junk, &[], DEADLINE).unwrap_err();
+        assert!(e.contains("not JSON"), "{e}");
+    }
+
+    #[test]
+    fn version_reads_the_first_line() {
+        let e = version("/nonexistent/ctxlake").unwrap_err();
+        assert!(e.contains("cannot run"), "{e}");
+        assert_eq!(
+            version("false").unwrap_err(),
+            "`false --version` printed no version"
+        );
+    }
+}

@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use crate::common::Env;
 
+#[path = "doctor/pipeline.rs"]
+mod pipeline;
 #[path = "doctor/store.rs"]
 mod store;
 
@@ -253,102 +255,6 @@ fn wrong_fleet_and_a_rewritten_file_are_named() {
 }
 
 #[test]
-fn old_records_in_the_spool_mean_nothing_drains_it() {
-    let mut env = installed();
-    // Written by a host clock two hours back: the record has waited two hours.
-    env.extra
-        .push(("CTXLAKE_TEST_CLOCK_SKEW_MS".into(), "-7200000".into()));
-    env.cmd()
-        .args(["fleet", "claim", "src/a", "--reason", "r"])
-        .assert()
-        .success();
-    env.extra.clear();
-    let (code, v) = doctor(&env, &[]);
-    assert_eq!(code, 1);
-    let c = check(&v, "spool backlog");
-    assert_eq!(c["status"], "fail", "{c}");
-    assert!(
-        c["saw"]
-            .as_str()
-            .unwrap()
-            .contains("the oldest has waited 2h"),
-        "{c}"
-    );
-    assert!(c["fix"].as_str().unwrap().contains("ctxlake sync"), "{c}");
-    // Without a terminal, --fix does not install a service: it says how.
-    let out = env.cmd().args(["doctor", "--fix"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("skipped the sync service") && text.contains("ctxlake service install"),
-        "{text}"
-    );
-    let st = env.cmd().arg("status").output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&st.stdout).contains("`ctxlake doctor`"),
-        "status points to doctor"
-    );
-    // `--yes` installs it (no service manager on PATH here: the unit is written, not started).
-    let out = env
-        .cmd()
-        .env("PATH", "/nonexistent")
-        .args(["doctor", "--fix", "--yes", "--json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).expect("--fix --json is one JSON object");
-    assert_eq!(v["fix"]["service"], "installed", "{v:#}");
-    let unit = env.home().join(".config/systemd/user/ctxlake-sync.service");
-    assert!(
-        std::fs::read_to_string(&unit)
-            .unwrap()
-            .contains("sync --watch")
-    );
-    assert_eq!(
-        check(&v, "sync service")["status"],
-        "warn",
-        "installed, not running: {v:#}"
-    );
-    env.cmd().arg("sync").assert().success();
-    let (code, v) = doctor(&env, &[]);
-    assert_eq!(code, 0, "{v:#}");
-    assert_eq!(check(&v, "spool backlog")["status"], "ok");
-}
-
-#[test]
-fn a_malformed_config_and_an_unknown_key_are_named() {
-    let env = installed();
-    env.write("config.toml", "fleet = \"a\"\nagent = [\n");
-    let (code, v) = doctor(&env, &[]);
-    assert_eq!(code, 1);
-    let c = check(&v, "config.toml");
-    assert_eq!(c["status"], "fail");
-    assert!(c["saw"].as_str().unwrap().contains("not valid TOML"), "{c}");
-    assert!(
-        c["saw"].as_str().unwrap().contains("line 2, column 10"),
-        "{c}"
-    );
-    assert!(!c["saw"].as_str().unwrap().contains('\n'), "one line: {c}");
-    env.write("config.toml", "fleet = \"a\"\n[memory]\nmod = \"on\"\n");
-    let (code, v) = doctor(&env, &[]);
-    let c = check(&v, "unknown key");
-    assert_eq!(c["status"], "warn");
-    assert!(
-        c["fix"]
-            .as_str()
-            .unwrap()
-            .contains("did you mean `memory.mode`"),
-        "{c}"
-    );
-    assert_eq!(
-        code, 1,
-        "the entry now names another fleet than config.toml: {v:#}"
-    );
-    assert_eq!(
-        check(&v, "claude-code: MCP entry")["drift"],
-        "wrong_fleet_or_agent"
-    );
-}
-
-#[test]
 fn five_runtimes_are_checked_in_parallel_within_three_seconds() {
     let env = Env::new();
     for d in [".claude", ".codex", ".gemini", ".cursor", ".hermes"] {
@@ -370,4 +276,28 @@ fn five_runtimes_are_checked_in_parallel_within_three_seconds() {
     let ms = v["elapsed_ms"].as_u64().unwrap();
     eprintln!("doctor, five runtimes (debug build): checks {ms} ms, process {wall:?}");
     assert!(ms < 3000, "five runtimes took {ms} ms");
+}
+
+#[test]
+fn an_entry_running_another_ctxlake_version_is_stale() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = installed();
+    let old = env.home().join("old/ctxlake");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::write(&old, "#!/bin/sh\necho 'ctxlake 0.0.1'\n").unwrap();
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let old_s = old.display().to_string();
+    edit_json(&env.home().join(".claude.json"), |v| {
+        v["mcpServers"]["ctxlake"]["command"] = old_s.clone().into()
+    });
+    let (code, v) = doctor(&env, &[]);
+    assert_eq!(code, 1);
+    let c = check(&v, "claude-code: MCP entry");
+    assert_eq!(c["drift"], "stale_binary_path", "{c}");
+    assert!(
+        c["saw"].as_str().unwrap().contains("`ctxlake 0.0.1`"),
+        "{c}"
+    );
+    let (code, v) = doctor(&env, &["--fix"]);
+    assert_eq!(code, 0, "{v:#}");
 }
