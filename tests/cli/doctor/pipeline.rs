@@ -61,10 +61,33 @@ fn old_records_in_the_spool_mean_nothing_drains_it() {
         "warn",
         "installed, not running: {v:#}"
     );
+    // A writer killed mid-record leaves a torn line: counted, as `spool check` counts it.
+    let live = env.ctxlake_home().join("spool/mcp/default.ndjson");
+    let mut bytes = std::fs::read(&live).unwrap();
+    bytes.extend_from_slice(b"{\"v\":1,\"crc\":\"torn\n");
+    std::fs::write(&live, bytes).unwrap();
+    let (_, v) = doctor(&env, &[]);
+    let t = check(&v, "spool records");
+    assert_eq!(t["status"], "warn", "{t}");
+    assert!(
+        t["saw"].as_str().unwrap().starts_with("1 torn line(s)"),
+        "{t}"
+    );
     env.cmd().arg("sync").assert().success();
     let (code, v) = doctor(&env, &[]);
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(check(&v, "spool backlog")["status"], "ok");
+    assert_eq!(check(&v, "cache `default`")["status"], "ok", "{v:#}");
+    let m = check(&v, "maint `default`");
+    assert!(
+        m["saw"].as_str().unwrap().contains("maint never ran"),
+        "{m}"
+    );
+    // Maint's manifest reaches this host's cache with the next sync.
+    env.cmd().arg("maint").assert().success();
+    env.cmd().arg("sync").assert().success();
+    let (_, v) = doctor(&env, &[]);
+    assert_eq!(check(&v, "maint `default`")["status"], "ok", "{v:#}");
 }
 
 #[test]
@@ -81,6 +104,12 @@ fn a_malformed_config_and_an_unknown_key_are_named() {
         "{c}"
     );
     assert!(!c["saw"].as_str().unwrap().contains('\n'), "one line: {c}");
+    env.write("config.toml", "fleet = \"bad fleet\"\n");
+    let (code, v) = doctor(&env, &[]);
+    assert_eq!(code, 1);
+    let ids = check(&v, "ids");
+    assert_eq!(ids["status"], "fail", "{ids}");
+    assert!(ids["saw"].as_str().unwrap().contains("bad fleet"), "{ids}");
     env.write("config.toml", "fleet = \"a\"\n[memory]\nmod = \"on\"\n");
     let (code, v) = doctor(&env, &[]);
     let c = check(&v, "unknown key");
