@@ -198,13 +198,16 @@ pub(crate) fn drop_servers(p: &mut FilePlan, format: Format, key: &str, names: &
     for n in names {
         dropped |= doc.remove(&jsonc::keys(&[key, n]));
     }
-    if dropped {
-        p.after = Some(doc.into_text());
+    let text = doc.into_text();
+    // The same guard as every install edit: the result must still parse as its format.
+    if dropped && validate::parse(format, &text).is_ok() {
+        p.after = Some(text);
         if p.action == Action::Unchanged {
             p.action = Action::Update;
         }
+        return true;
     }
-    dropped
+    false
 }
 
 /// `<file>.ctxlake.bak`, beside the real file.
@@ -221,3 +224,51 @@ fn file_mode(p: &Path) -> u32 {
 
 mod list;
 pub use list::{RuntimeStatus, list};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_servers_takes_out_only_the_named_entries() {
+        let text = "{\n  // mine\n  \"mcpServers\": {\n    \"ctxlake\": {\"command\": \"/x/ctxlake\"},\n    \"ctxlake-2\": {\"command\": \"/x/ctxlake\", \"args\": [\"mcp\"]},\n    \"other\": {\"command\": \"npx\"}\n  }\n}\n";
+        let mut p = FilePlan {
+            runtime: Runtime::Cursor,
+            path: PathBuf::from("/m.json"),
+            target: PathBuf::from("/m.json"),
+            action: Action::Unchanged,
+            before: Some(text.into()),
+            after: Some(text.into()),
+            created: Vec::new(),
+            clean: false,
+        };
+        assert!(!drop_servers(
+            &mut p,
+            Format::Toml,
+            "mcpServers",
+            &["ctxlake-2".into()]
+        ));
+        assert!(!drop_servers(
+            &mut p,
+            Format::Jsonc,
+            "mcpServers",
+            &["absent".into()]
+        ));
+        assert_eq!(p.action, Action::Unchanged);
+        assert!(drop_servers(
+            &mut p,
+            Format::Jsonc,
+            "mcpServers",
+            &["ctxlake-2".into()]
+        ));
+        assert_eq!(p.action, Action::Update);
+        let after = p.after.unwrap();
+        assert_eq!(
+            after,
+            text.replace(
+                "    \"ctxlake-2\": {\"command\": \"/x/ctxlake\", \"args\": [\"mcp\"]},\n",
+                ""
+            )
+        );
+    }
+}
