@@ -72,7 +72,9 @@ fn credentials() -> Check {
         || set("AWS_CONTAINER_CREDENTIALS_FULL_URI")
     {
         Some("container role (`AWS_CONTAINER_CREDENTIALS_*`)".into())
-    } else if var("AWS_EC2_METADATA_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+    } else if set("AWS_PROFILE")
+        || var("AWS_EC2_METADATA_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    {
         None
     } else {
         // Not probed: asking the metadata service from a laptop waits out a timeout.
@@ -83,7 +85,7 @@ fn credentials() -> Check {
         None if set("AWS_PROFILE") => Check::fail(
             G,
             name,
-            "`AWS_PROFILE` is set, but the S3 client does not read named profiles",
+            "`AWS_PROFILE` is set, but the S3 client does not read named profiles and no keys are in the environment",
         )
         .fix(
             "export the profile's keys: eval \"$(aws configure export-credentials --format env)\"",

@@ -47,6 +47,14 @@ fn an_unreachable_store_fails_fast() {
             .unwrap()
             .contains("AWS_ACCESS_KEY_ID")
     );
+    // A named profile alone: the S3 client cannot read it, and doctor says so.
+    env.extra
+        .retain(|(k, _)| !k.starts_with("AWS_ACCESS_KEY_ID") && k != "AWS_SECRET_ACCESS_KEY");
+    env.extra.push(("AWS_PROFILE".into(), "dev".into()));
+    let (_, v) = doctor(&env, &[]);
+    let c = check(&v, "credentials");
+    assert_eq!(c["status"], "fail", "{c}");
+    assert!(c["saw"].as_str().unwrap().contains("named profiles"), "{c}");
 }
 
 #[test]
