@@ -47,9 +47,15 @@ fn an_unreachable_store_fails_fast() {
             .unwrap()
             .contains("AWS_ACCESS_KEY_ID")
     );
-    // A named profile alone: the S3 client cannot read it, and doctor says so.
-    env.extra
-        .retain(|(k, _)| !k.starts_with("AWS_ACCESS_KEY_ID") && k != "AWS_SECRET_ACCESS_KEY");
+    // A named profile alone: the S3 client cannot read it, and doctor says so rather than
+    // assume an instance role. (Metadata left enabled here: the credentials check never
+    // calls it, and the closed port stops doctor before any S3 request.)
+    let dropped = [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_EC2_METADATA_DISABLED",
+    ];
+    env.extra.retain(|(k, _)| !dropped.contains(&k.as_str()));
     env.extra.push(("AWS_PROFILE".into(), "dev".into()));
     let (_, v) = doctor(&env, &[]);
     let c = check(&v, "credentials");
