@@ -29,7 +29,23 @@ pub(crate) fn plan(report: &Report, inst: &Installer, opts: &EntryOpts) -> Resul
                 runtime,
                 duplicates,
             } => {
-                let mut plans = inst.plan_install(&[runtime], opts)?;
+                // One runtime the installer refuses must not stop the others' repairs.
+                let mut plans = match inst.plan_install(&[runtime], opts) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let hint = e
+                            .hint
+                            .as_ref()
+                            .map(|h| format!(" ({h})"))
+                            .unwrap_or_default();
+                        out.manual.push(format!(
+                            "cannot repair {}: {}{hint}",
+                            runtime.name(),
+                            e.one_line()
+                        ));
+                        continue;
+                    }
+                };
                 for p in &mut plans {
                     dedupe(inst, opts, runtime, p, &duplicates, &mut out.manual)?;
                 }

@@ -301,3 +301,24 @@ fn an_entry_running_another_ctxlake_version_is_stale() {
     let (code, v) = doctor(&env, &["--fix"]);
     assert_eq!(code, 0, "{v:#}");
 }
+
+#[test]
+fn a_runtime_the_installer_refuses_does_not_stop_the_other_repairs() {
+    let env = installed();
+    std::fs::create_dir_all(env.home().join(".gemini")).unwrap();
+    env.cmd().args(["install", "gemini"]).assert().success();
+    edit_json(&env.home().join(".claude.json"), |v| {
+        v["mcpServers"] = serde_json::json!([])
+    });
+    let gemini = env.home().join(".gemini/settings.json");
+    edit_json(&gemini, |v| {
+        v["mcpServers"]["ctxlake"]["command"] = "/gone/ctxlake".into()
+    });
+    let (code, v) = doctor(&env, &["--fix"]);
+    assert_eq!(code, 1, "claude-code is still broken: {v:#}");
+    let manual = v["fix"]["manual"].to_string();
+    assert!(manual.contains("cannot repair claude-code"), "{manual}");
+    assert_eq!(check(&v, "gemini: MCP entry")["status"], "ok", "{v:#}");
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(&gemini).unwrap()).unwrap();
+    assert_eq!(g["mcpServers"]["ctxlake"]["command"], bin());
+}
