@@ -126,16 +126,37 @@ fn short(s: &str) -> String {
     s.chars().take(80).collect()
 }
 
-/// The program's `--version` line (`ctxlake 0.1.0`), or why it has none.
+/// The program's `--version` line (`ctxlake 0.1.0`), or why it has none. Bounded by
+/// [`DEADLINE`]: a stale entry may name a program that never exits on `--version`.
 pub(crate) fn version(cmd: &str) -> Result<String, String> {
-    let out = Command::new(cmd)
+    let mut child = Command::new(cmd)
         .arg("--version")
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .output()
+        .spawn()
         .map_err(|e| format!("cannot run `{cmd} --version`: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || text.is_empty() {
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if start.elapsed() < DEADLINE => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "`{cmd} --version` did not exit within {} ms",
+                    DEADLINE.as_millis()
+                ));
+            }
+        }
+    };
+    let mut text = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = std::io::Read::read_to_string(&mut out, &mut text);
+    }
+    let text = text.lines().next().unwrap_or("").trim().to_string();
+    if !status.success() || text.is_empty() {
         return Err(format!("`{cmd} --version` printed no version"));
     }
     Ok(text)
@@ -165,12 +186,26 @@ mod tests {
     }
 
     #[test]
-    fn version_reads_the_first_line() {
+    fn version_reads_the_first_line_and_never_hangs() {
+        use std::os::unix::fs::PermissionsExt;
         let e = version("/nonexistent/ctxlake").unwrap_err();
         assert!(e.contains("cannot run"), "{e}");
         assert_eq!(
             version("false").unwrap_err(),
             "`false --version` printed no version"
         );
+        let d = tempfile::tempdir().unwrap();
+        let script = |name: &str, body: &str| {
+            let p = d.path().join(name);
+            std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+            p.display().to_string()
+        };
+        let ok = script("two-lines", "echo 'ctxlake 9.9.9'; echo more");
+        assert_eq!(version(&ok).unwrap(), "ctxlake 9.9.9");
+        let t = Instant::now();
+        let e = version(&script("hangs", "exec sleep 30")).unwrap_err();
+        assert!(e.contains("did not exit within 2000 ms"), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
     }
 }
