@@ -45,7 +45,7 @@ pub(crate) fn run(i: &Inputs) -> Report {
     std::thread::scope(|s| {
         let a = s.spawn(|| runtimes::check(i));
         let b = s.spawn(|| pipeline::check(i.paths, config, i.sync_unit));
-        let c = s.spawn(|| store::check(i.paths, config));
+        let c = s.spawn(|| store::bounded(i.paths, config));
         set = settings::check(i.paths);
         web = http::check(i.paths, i.http_unit);
         rt = a.join().unwrap_or_else(|_| vec![panicked(Group::Runtimes)]);

@@ -15,6 +15,25 @@ const CONNECT: Duration = Duration::from_secs(2);
 const SKEW_WARN_MS: i64 = 30_000;
 const SKEW_FAIL_MS: i64 = 300_000;
 
+/// How long the whole store group may take: an endpoint that accepts connections and never
+/// answers would otherwise hold doctor for the S3 client's full retry budget (minutes).
+const GROUP_DEADLINE: Duration = Duration::from_secs(15);
+
+/// [`check`] on its own thread, given up after [`GROUP_DEADLINE`] (the thread is left to
+/// die with the process: a request in flight cannot be cancelled from here).
+pub(crate) fn bounded(paths: &Paths, config: &Config) -> Vec<Check> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (p, c) = (paths.clone(), config.clone());
+    std::thread::spawn(move || {
+        let _ = tx.send(check(&p, &c));
+    });
+    rx.recv_timeout(GROUP_DEADLINE).unwrap_or_else(|_| {
+        let url = crate::lake::store_url(paths, config);
+        vec![Check::fail(G, "store", format!("`{url}` accepted connections but did not finish answering within {} s", GROUP_DEADLINE.as_secs()))
+            .fix("check the endpoint (`AWS_ENDPOINT_URL` / `[s3] endpoint`): something there accepts connections but does not answer like S3")]
+    })
+}
+
 pub(crate) fn check(paths: &Paths, config: &Config) -> Vec<Check> {
     let url = crate::lake::store_url(paths, config);
     let s3 = crate::lake::s3::is_s3_url(&url);

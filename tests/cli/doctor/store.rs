@@ -156,3 +156,45 @@ fn the_http_server_is_checked_when_a_service_configures_it() {
     assert_eq!(t["status"], "fail", "{t}");
     assert_eq!(t["fix"], "ctxlake mcp token new");
 }
+
+#[test]
+fn a_store_that_accepts_and_never_answers_is_given_up_on() {
+    let mut env = installed();
+    // Accepts connections, reads, never answers: the S3 client would retry for minutes.
+    let hole = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = hole.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in hole.incoming().flatten() {
+            held.push(c);
+        }
+    });
+    for (k, v) in [
+        ("CTXLAKE_STORE", "s3://lake/team".to_string()),
+        ("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{port}")),
+        ("AWS_ACCESS_KEY_ID", "test".into()),
+        ("AWS_SECRET_ACCESS_KEY", "test".into()),
+        ("AWS_REGION", "us-east-1".into()),
+        ("AWS_ALLOW_HTTP", "true".into()),
+        ("AWS_EC2_METADATA_DISABLED", "true".into()),
+    ] {
+        env.extra.push((k.into(), v));
+    }
+    let t = std::time::Instant::now();
+    let (code, v) = doctor(&env, &[]);
+    assert!(t.elapsed().as_secs() < 25, "took {:?}", t.elapsed());
+    assert_eq!(code, 1);
+    let c = check(&v, "store");
+    assert!(
+        c["saw"]
+            .as_str()
+            .unwrap()
+            .contains("did not finish answering within 15 s"),
+        "{c}"
+    );
+    assert_eq!(
+        check(&v, "claude-code: MCP server answers")["status"],
+        "ok",
+        "the other groups still report"
+    );
+}
