@@ -58,8 +58,9 @@ run "$TOOLS/py/bin/python" tests/clients/mcp_sdk_http_client.py "$BIN"
 run bash tests/clients/inspector_http.sh "$BIN"
 run bash tests/clients/conformance_http.sh "$BIN"
 # install/uninstall: each runtime's own CLI must see ctxlake connected, then gone.
+# doctor --fix: after a broken entry is repaired, the runtime's own CLI sees ctxlake connected.
 run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
-for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh; do
+for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh tests/acceptance/doctor.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
 
