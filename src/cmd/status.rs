@@ -42,6 +42,11 @@ pub struct StatusOutput {
 
 pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
+    printed(g.output().emit(&gather(&ctx), render))
+}
+
+/// The pipeline's health for `ctx`'s fleet (the dashboard shows the same facts).
+pub(crate) fn gather(ctx: &crate::tools::Ctx) -> StatusOutput {
     let fleet = ctx.scope.fleet.clone();
     let roster: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
     let pipe: cache::Read<Pipeline> = cache::read(&ctx.paths, &fleet, cache::PIPELINE);
@@ -57,7 +62,7 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         .unwrap_or(false);
     let store = crate::lake::store_url(&ctx.paths, &ctx.config);
     let health = crate::lake::health::read(&ctx.paths).filter(|h| h.store == store);
-    let out = StatusOutput {
+    StatusOutput {
         store_probe: health.as_ref().and_then(|h| h.probe.clone()),
         last_sync_requests: health.and_then(|h| h.last_sync_requests),
         store,
@@ -78,8 +83,7 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         last_maint: pipe.last_maint,
         snapshot_id: pipe.snapshot_id,
         sync_daemon_running: daemon,
-    };
-    printed(g.output().emit(&out, render))
+    }
 }
 
 fn render(o: &StatusOutput) -> String {

@@ -62,6 +62,9 @@ run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
 for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
+# The fleet dashboard in headless Chromium (Debian's package, installed by .ci/run); the
+# screenshot lands in $CTXLAKE_ARTIFACTS (default target/dashboard-artifacts).
+run bash tests/acceptance/dashboard.sh "$BIN"
 
 if [ "$FAILED" != 0 ]; then
   echo "acceptance: some checks FAILED"
