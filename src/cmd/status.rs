@@ -42,13 +42,21 @@ pub struct StatusOutput {
 
 pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
-    printed(g.output().emit(&gather(&ctx), render))
+    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::ROSTER);
+    let age = roster
+        .data
+        .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms()));
+    printed(g.output().emit(&gather(&ctx, age, roster.problem), render))
 }
 
-/// The pipeline's health for `ctx`'s fleet (the dashboard shows the same facts).
-pub(crate) fn gather(ctx: &crate::tools::Ctx) -> StatusOutput {
+/// The pipeline's health for `ctx`'s fleet, given the roster's age or why it has none (the
+/// dashboard shows the same facts, with the roster it already read).
+pub(crate) fn gather(
+    ctx: &crate::tools::Ctx,
+    cache_age_secs: Option<i64>,
+    cache_problem: Option<cache::Problem>,
+) -> StatusOutput {
     let fleet = ctx.scope.fleet.clone();
-    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
     let pipe: cache::Read<Pipeline> = cache::read(&ctx.paths, &fleet, cache::PIPELINE);
     let pipe = pipe.data.unwrap_or_default();
     let files = crate::spool::list_files(&ctx.paths.spool);
@@ -70,10 +78,8 @@ pub(crate) fn gather(ctx: &crate::tools::Ctx) -> StatusOutput {
         agent: ctx.scope.agent.clone(),
         home: ctx.paths.home.display().to_string(),
         memory_mode: ctx.config.memory_mode.as_str().into(),
-        cache_problem: roster.problem,
-        cache_age_secs: roster
-            .data
-            .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms())),
+        cache_problem,
+        cache_age_secs,
         spool_backlog_bytes: backlog,
         spool_backlog_files: files
             .iter()

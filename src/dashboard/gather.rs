@@ -69,7 +69,7 @@ pub(crate) fn fleet(base: &Ctx, fleet: &str) -> Result<FleetView> {
     )?;
     Ok(FleetView {
         memory: memory(&ctx, &fleet),
-        pipeline: pipeline(&ctx),
+        pipeline: pipeline(&ctx, status.cache_age_secs, status.cache_problem),
         now_ms: ctx.now_ms(),
         // Three missed `sync --watch` passes, and never under a minute.
         stale_after_secs: (3 * ctx.config.sync_interval_secs as i64).max(60),

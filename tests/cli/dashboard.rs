@@ -204,3 +204,27 @@ fn with_a_token_only_the_bearer_or_a_one_time_login_link_opens_the_dashboard() {
         "a new token ends the old cookie sessions"
     );
 }
+
+#[test]
+fn a_pinned_server_shows_only_its_fleet() {
+    let mut env = env();
+    small_fleet(&mut env, "login half done");
+    env.extra.retain(|(k, _)| k != "CTXLAKE_FLEET_ID");
+    env.extra.push(("CTXLAKE_FLEET_ID".into(), "other".into()));
+    env.cmd()
+        .args(["fleet", "claim", "x", "--reason", "r"])
+        .assert()
+        .success();
+    env.cmd().arg("sync").assert().success();
+    let s = Server::start(&env, &["--fleet", "team"]);
+    let list = s.request("GET", "/", &[], b"");
+    assert!(
+        list.body.contains("/fleet/team") && !list.body.contains("/fleet/other"),
+        "{}",
+        list.body
+    );
+    let r = s.request("GET", "/fleet/other", &[], b"");
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("pinned to fleet"), "{}", r.body);
+    assert_secured(&r);
+}
