@@ -108,17 +108,16 @@ fn agent_row(m: &mut String, a: &AgentRow, sessions: Option<&Vec<(&str, &str)>>,
 }
 
 pub(super) fn leases(m: &mut String, v: &FleetView) {
-    let mut all: Vec<(&AgentRow, &LeaseRow)> = v
+    let all: Vec<(&AgentRow, &LeaseRow)> = v
         .status
         .agents
         .iter()
         .flat_map(|a| a.leases.iter().map(move |l| (a, l)))
         .collect();
-    all.sort_by(|x, y| {
-        (&x.1.repo, &x.1.path, &x.1.granted_at).cmp(&(&y.1.repo, &y.1.path, &y.1.granted_at))
-    });
-    let (contended, held): (Vec<_>, Vec<_>) =
+    let (mut contended, mut held): (Vec<_>, Vec<_>) =
         all.into_iter().partition(|(_, l)| l.holder.is_some());
+    shown_first(&mut contended);
+    shown_first(&mut held);
     w!(
         m,
         "<section id=\"leases\"><h2>Leases <small>{} held, {} contended</small></h2>",
@@ -138,6 +137,19 @@ pub(super) fn leases(m: &mut String, v: &FleetView) {
         "<p class=\"note\">{}</p></section>",
         Esc(&v.status.advisory)
     );
+}
+
+/// Order the rows a table shows (by repository, path, grant) in front; the hidden rest stay
+/// unsorted, so thousands of leases cost a selection, not a full sort.
+fn shown_first(rows: &mut [(&AgentRow, &LeaseRow)]) {
+    fn order(x: &(&AgentRow, &LeaseRow), y: &(&AgentRow, &LeaseRow)) -> std::cmp::Ordering {
+        (&x.1.repo, &x.1.path, &x.1.granted_at).cmp(&(&y.1.repo, &y.1.path, &y.1.granted_at))
+    }
+    if rows.len() > LEASES_SHOWN {
+        rows.select_nth_unstable_by(LEASES_SHOWN, order);
+    }
+    let n = rows.len().min(LEASES_SHOWN);
+    rows[..n].sort_by(order);
 }
 
 fn lease_table(m: &mut String, rows: &[(&AgentRow, &LeaseRow)], now: i64) {
