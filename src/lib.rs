@@ -8,6 +8,7 @@ pub(crate) mod config;
 pub(crate) mod ctx;
 pub(crate) mod dashboard;
 pub(crate) mod digest;
+pub(crate) mod doctor;
 pub mod error;
 pub(crate) mod fleet;
 pub(crate) mod fsutil;

@@ -13,6 +13,8 @@ mod corpora;
 mod dashboard;
 #[path = "cli/docs.rs"]
 mod docs;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/hook.rs"]
 mod hook;
 #[path = "cli/http.rs"]
