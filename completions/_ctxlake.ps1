@@ -622,7 +622,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -640,6 +640,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp;token;show' {
+            [CompletionResult]::new('--link', '--link', [CompletionResultType]::ParameterName, 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -665,7 +666,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp;token;help' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -693,7 +694,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp;help;token' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             break
         }
@@ -844,7 +845,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;help;mcp;token' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             break
         }

@@ -1699,12 +1699,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__token__subcmd__show)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --link --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --link)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -560,7 +560,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -576,6 +576,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp;token;show'= {
+            cand --link 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -599,7 +600,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp;token;help'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -620,7 +621,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp;help;token'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
         }
         &'ctxlake;mcp;help;token;new'= {
@@ -733,7 +734,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;mcp;token'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
         }
         &'ctxlake;help;mcp;token;new'= {

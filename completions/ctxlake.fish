@@ -358,7 +358,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_sub
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "new" -d 'Mint a new 32-byte random token (replacing any old one) and print it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "show" -d 'Print the current token'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "show" -d 'Print the current token, or with --link a one-time dashboard login link'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Delete the token: loopback servers then need none, others refuse every request'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'

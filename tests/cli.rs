@@ -9,6 +9,8 @@ mod boundary;
 mod common;
 #[path = "cli/corpora.rs"]
 mod corpora;
+#[path = "cli/dashboard.rs"]
+mod dashboard;
 #[path = "cli/docs.rs"]
 mod docs;
 #[path = "cli/doctor.rs"]
