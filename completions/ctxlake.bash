@@ -19,6 +19,9 @@ _ctxlake() {
             ctxlake,completions)
                 cmd="ctxlake__subcmd__completions"
                 ;;
+            ctxlake,doctor)
+                cmd="ctxlake__subcmd__doctor"
+                ;;
             ctxlake,fleet)
                 cmd="ctxlake__subcmd__fleet"
                 ;;
@@ -99,6 +102,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help,completions)
                 cmd="ctxlake__subcmd__help__subcmd__completions"
+                ;;
+            ctxlake__subcmd__help,doctor)
+                cmd="ctxlake__subcmd__help__subcmd__doctor"
                 ;;
             ctxlake__subcmd__help,fleet)
                 cmd="ctxlake__subcmd__help__subcmd__fleet"
@@ -353,7 +359,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint lake status service completions hook install uninstall mcp help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -376,6 +382,28 @@ _ctxlake() {
             ;;
         ctxlake__subcmd__completions)
             opts="-q -h -V --fleet --agent --json --quiet --help --version bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__doctor)
+            opts="-y -q -h -V --fix --dry-run --strict --yes --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -659,7 +687,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint lake status service completions hook install uninstall mcp help"
+            opts="init fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -673,6 +701,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

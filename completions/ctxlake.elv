@@ -35,6 +35,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
             cand lake 'Manage the lake itself: copy it into another store'
             cand status 'Show whether sync and maint are keeping this host''s view fresh'
+            cand doctor 'Prove each link of the chain works on this machine, and repair drift'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout'
             cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
@@ -395,6 +396,22 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;doctor'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --fix 'Repair ctxlake''s own entries (after showing the diff)'
+            cand --dry-run 'With `--fix`: print the diff, write nothing'
+            cand --strict 'Exit 1 on warnings too'
+            cand -y 'With `--fix`: install the sync service without asking'
+            cand --yes 'With `--fix`: install the sync service without asking'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ctxlake;service'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -623,6 +640,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand maint 'Fold claim events, run the promotion gate and publish each fleet''s snapshot'
             cand lake 'Manage the lake itself: copy it into another store'
             cand status 'Show whether sync and maint are keeping this host''s view fresh'
+            cand doctor 'Prove each link of the chain works on this machine, and repair drift'
             cand service 'Run `ctxlake sync --watch` as a user service'
             cand completions 'Print a shell completion script to stdout'
             cand hook 'Capture a runtime''s hook event; print its briefing or collision warning'
@@ -688,6 +706,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;lake;copy'= {
         }
         &'ctxlake;help;status'= {
+        }
+        &'ctxlake;help;doctor'= {
         }
         &'ctxlake;help;service'= {
             cand install 'Write the user service that keeps `ctxlake sync --watch` running, and start it'

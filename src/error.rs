@@ -9,6 +9,9 @@ use std::fmt;
 pub enum Kind {
     /// A request the user (or agent) can fix was refused on its own terms.
     Refused,
+    /// `ctxlake doctor`: a check failed (or, with `--strict`, warned). Its own kind so
+    /// scripts can tell "this machine is unhealthy" from a refused request by the code.
+    Unhealthy,
     /// A tool's or command's arguments were malformed or invalid (a wrong-typed field, an
     /// id or a time that does not parse): the caller can correct the call itself.
     BadArguments,
@@ -51,6 +54,10 @@ pub const TABLE: &[Row] = &[
         meaning: "a request was refused or failed on its own terms (bad evidence, contended, spool full, …)",
     },
     Row {
+        kind: Some(Kind::Unhealthy),
+        meaning: "`ctxlake doctor`: a check failed (with `--strict`, also a warning)",
+    },
+    Row {
         kind: Some(Kind::BadArguments),
         meaning: "bad arguments: a wrong-typed or unknown field, an invalid id, time or value",
     },
@@ -76,7 +83,7 @@ impl Kind {
     /// The process exit code for this kind.
     pub fn exit_code(self) -> u8 {
         match self {
-            Kind::Refused => 1,
+            Kind::Refused | Kind::Unhealthy => 1,
             Kind::BadArguments | Kind::Usage => 2,
             Kind::Storage | Kind::Internal => 3,
             Kind::Interrupted => 130,
@@ -86,6 +93,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Refused => "refused",
+            Kind::Unhealthy => "unhealthy",
             Kind::BadArguments => "bad_arguments",
             Kind::Usage => "usage",
             Kind::Storage => "storage",
@@ -98,7 +106,9 @@ impl Kind {
         match self {
             Kind::BadArguments => Mcp::InvalidParams,
             Kind::Internal => Mcp::InternalError,
-            Kind::Refused | Kind::Usage | Kind::Storage | Kind::Interrupted => Mcp::ToolError,
+            Kind::Refused | Kind::Unhealthy | Kind::Usage | Kind::Storage | Kind::Interrupted => {
+                Mcp::ToolError
+            }
         }
     }
 }
@@ -227,6 +237,7 @@ mod tests {
     #[test]
     fn exit_code_table_is_pinned() {
         assert_eq!(Kind::Refused.exit_code(), 1);
+        assert_eq!(Kind::Unhealthy.exit_code(), 1);
         assert_eq!(Kind::BadArguments.exit_code(), 2);
         assert_eq!(Kind::Usage.exit_code(), 2);
         assert_eq!(Kind::Storage.exit_code(), 3);
@@ -236,13 +247,14 @@ mod tests {
             .iter()
             .map(|r| r.kind.map_or(0, Kind::exit_code))
             .collect();
-        assert_eq!(codes, [0, 1, 2, 2, 3, 3, 130]);
+        assert_eq!(codes, [0, 1, 1, 2, 2, 3, 3, 130]);
     }
 
     #[test]
     fn every_kind_has_one_row() {
         let all = [
             Kind::Refused,
+            Kind::Unhealthy,
             Kind::BadArguments,
             Kind::Usage,
             Kind::Storage,

@@ -7,6 +7,7 @@ pub mod cmd;
 pub(crate) mod config;
 pub(crate) mod ctx;
 pub(crate) mod digest;
+pub(crate) mod doctor;
 pub mod error;
 pub(crate) mod fleet;
 pub(crate) mod fsutil;

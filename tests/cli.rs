@@ -11,6 +11,8 @@ mod common;
 mod corpora;
 #[path = "cli/docs.rs"]
 mod docs;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/hook.rs"]
 mod hook;
 #[path = "cli/http.rs"]

@@ -102,6 +102,16 @@ pub(crate) fn setup(g: &GlobalArgs, project: bool, hooks: bool) -> Result<(Insta
     let paths = crate::paths::Paths::from_env()?;
     let config = crate::config::Config::load(&paths.config_file())?;
     let scope = crate::scope::Scope::resolve(&g.scope_flags(), &config)?;
+    setup_with(&paths, scope, project, hooks)
+}
+
+/// [`setup`] for a scope already resolved (`doctor` resolves it even from a broken config).
+pub(crate) fn setup_with(
+    paths: &crate::paths::Paths,
+    scope: crate::scope::Scope,
+    project: bool,
+    hooks: bool,
+) -> Result<(Installer, EntryOpts)> {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| {
@@ -129,7 +139,7 @@ pub(crate) fn setup(g: &GlobalArgs, project: bool, hooks: bool) -> Result<(Insta
         hooks,
         http: None,
     };
-    Ok((Installer::new(env, &paths), opts))
+    Ok((Installer::new(env, paths), opts))
 }
 
 /// The remote entry `--http` asks for: a project entry is pinned (`/mcp/<fleet>`), and the

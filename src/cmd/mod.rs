@@ -8,6 +8,7 @@ use crate::output::Output;
 use crate::scope::ScopeFlags;
 
 pub mod completions;
+pub mod doctor;
 pub mod fleet;
 pub mod hook;
 pub mod init;
@@ -88,6 +89,7 @@ pub enum Command {
     #[command(subcommand)]
     Lake(lake::LakeCmd),
     Status(status::StatusArgs),
+    Doctor(doctor::DoctorArgs),
     /// Run `ctxlake sync --watch` as a user service.
     #[command(subcommand)]
     Service(service::ServiceCmd),
@@ -110,6 +112,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Maint(a) => maint::run(a, g),
         Command::Lake(c) => lake::run(c, g),
         Command::Status(a) => status::run(a, g),
+        Command::Doctor(a) => doctor::run(&a, g),
         Command::Service(c) => service::run(c, g),
         Command::Completions(a) => completions::run(&a, g),
         Command::Hook(a) => hook::run(&a, g),

@@ -105,6 +105,28 @@ fn unit_path(u: &Unit) -> Result<PathBuf> {
     })
 }
 
+/// Where `service install` writes the sync unit (`http`: the `--http` one), for `doctor`.
+pub(crate) fn unit_file(http: bool) -> Result<PathBuf> {
+    let a = ServiceArgs {
+        no_start: false,
+        http: http.then(|| crate::mcp::http::DEFAULT_ADDR.to_string()),
+    };
+    unit_path(&Unit::of(&a)?)
+}
+
+/// `ctxlake service install` for the sync service, as `doctor --fix` offers it; returns the
+/// unit file written (the caller renders it: doctor's `--json` stays one object).
+pub(crate) fn install_sync(g: &GlobalArgs) -> Result<PathBuf> {
+    let a = ServiceArgs {
+        no_start: false,
+        http: None,
+    };
+    let unit = Unit::of(&a)?;
+    let file = unit_path(&unit)?;
+    install(&a, &unit, file.clone(), g)?;
+    Ok(file)
+}
+
 /// The unit text: absolute binary, and the environment pinned as it is now.
 fn unit_text(
     u: &Unit,
@@ -142,29 +164,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
     let unit = Unit::of(a)?;
     let file = unit_path(&unit)?;
     let out = match cmd {
-        ServiceCmd::Install(a) => {
-            let exe = std::env::current_exe()
-                .and_then(|p| p.canonicalize())
-                .map_err(|e| Error::storage("io", "cannot find this binary's path").source(e))?;
-            let text = unit_text(
-                &unit,
-                &exe.display().to_string(),
-                &var("PATH").unwrap_or_default(),
-                &home()?.display().to_string(),
-                var(crate::paths::env::HOME).as_deref(),
-            );
-            let changed = std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str());
-            if changed {
-                crate::fsutil::write_atomic(&file, text.as_bytes(), 0o644)?;
-            }
-            let activated = (!a.no_start).then(|| activate(true, &unit, &file, g));
-            ServiceOutput {
-                action: "install".into(),
-                file: file.display().to_string(),
-                changed,
-                activated,
-            }
-        }
+        ServiceCmd::Install(a) => install(&a, &unit, file.clone(), g)?,
         ServiceCmd::Uninstall(a) => {
             let exists = file.exists();
             let activated = (!a.no_start && exists).then(|| activate(false, &unit, &file, g));
@@ -192,6 +192,31 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
         };
         format!("{what} {}\n", o.file)
     }))
+}
+
+/// Write the unit (when it differs) and, unless `--no-start`, start it. Prints nothing.
+fn install(a: &ServiceArgs, unit: &Unit, file: PathBuf, g: &GlobalArgs) -> Result<ServiceOutput> {
+    let exe = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| Error::storage("io", "cannot find this binary's path").source(e))?;
+    let text = unit_text(
+        unit,
+        &exe.display().to_string(),
+        &var("PATH").unwrap_or_default(),
+        &home()?.display().to_string(),
+        var(crate::paths::env::HOME).as_deref(),
+    );
+    let changed = std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str());
+    if changed {
+        crate::fsutil::write_atomic(&file, text.as_bytes(), 0o644)?;
+    }
+    let activated = (!a.no_start).then(|| activate(true, unit, &file, g));
+    Ok(ServiceOutput {
+        action: "install".into(),
+        file: file.display().to_string(),
+        changed,
+        activated,
+    })
 }
 
 /// Best effort: the service manager may be absent (containers, CI); say so, don't fail.

@@ -93,7 +93,15 @@ fn render(o: &StatusOutput) -> String {
     let requests = o.last_sync_requests.map_or(String::new(), |n| {
         format!(", last sync sent {n} request(s)")
     });
-    format!(
+    let doctor = if problems(o).is_empty() {
+        String::new()
+    } else {
+        format!(
+            "problem:      {}: `ctxlake doctor` checks every link and prints the fix\n",
+            problems(o).join("; ")
+        )
+    };
+    let text = format!(
         "fleet:        {}\nagent:        {}\nstore:        {} (probe: {probe}{requests})\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
         o.fleet,
         o.agent,
@@ -109,5 +117,23 @@ fn render(o: &StatusOutput) -> String {
         } else {
             "not running (start: `ctxlake service install`)"
         },
-    )
+    );
+    text + &doctor
+}
+
+/// What the quick view can see is wrong; any of it sends the reader to `ctxlake doctor`.
+fn problems(o: &StatusOutput) -> Vec<&'static str> {
+    let mut p = Vec::new();
+    if o.store_probe.as_deref().is_some_and(|s| s != "passed") {
+        p.push("the store's last probe failed");
+    }
+    if o.cache_problem
+        .is_some_and(|c| c != cache::Problem::Missing)
+    {
+        p.push("the cache is unreadable");
+    }
+    if o.spool_backlog_bytes > 0 && !o.sync_daemon_running {
+        p.push("writes are waiting and no sync daemon runs");
+    }
+    p
 }

@@ -284,7 +284,8 @@ pub fn status(
     }
 }
 
-fn commands(v: &Value) -> Vec<&str> {
+/// The commands a hook element runs (`command`, or `hooks[].command` for grouped shapes).
+pub(crate) fn commands(v: &Value) -> Vec<&str> {
     if let Some(c) = v.get("command").and_then(Value::as_str) {
         return vec![c];
     }

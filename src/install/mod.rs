@@ -6,7 +6,7 @@ mod edit;
 pub mod env;
 mod guard;
 pub mod jsonc;
-mod plan;
+pub(crate) mod plan;
 #[cfg(test)]
 mod props;
 pub mod remote;
@@ -14,15 +14,16 @@ pub mod render;
 pub mod runtimes;
 pub mod state;
 pub mod toml;
-mod validate;
+pub(crate) mod validate;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub(crate) use edit::commands as hook_commands;
 pub use env::Env;
-pub use runtimes::{ALL, EntryOpts, Runtime, detect};
+pub use runtimes::{ALL, EntryOpts, Format, Runtime, detect};
 use state::{Record, Store, sha256};
 
 use crate::error::{Error, Result};
@@ -183,6 +184,32 @@ impl Installer {
     }
 }
 
+/// Take other server entries that run ctxlake (`names`, found by `ctxlake doctor`) out of a
+/// planned JSON/JSONC file, under the servers object `key`; the rest of the file is spliced
+/// byte for byte as install does. Returns whether anything was dropped.
+pub(crate) fn drop_servers(p: &mut FilePlan, format: Format, key: &str, names: &[String]) -> bool {
+    let (Format::Json | Format::Jsonc) = format else {
+        return false;
+    };
+    let Some(mut doc) = p.after.as_deref().and_then(|t| jsonc::Doc::parse(t).ok()) else {
+        return false;
+    };
+    let mut dropped = false;
+    for n in names {
+        dropped |= doc.remove(&jsonc::keys(&[key, n]));
+    }
+    let text = doc.into_text();
+    // The same guard as every install edit: the result must still parse as its format.
+    if dropped && validate::parse(format, &text).is_ok() {
+        p.after = Some(text);
+        if p.action == Action::Unchanged {
+            p.action = Action::Update;
+        }
+        return true;
+    }
+    false
+}
+
 /// `<file>.ctxlake.bak`, beside the real file.
 pub fn bak_path(target: &Path) -> PathBuf {
     let mut s = target.as_os_str().to_os_string();
@@ -197,3 +224,51 @@ fn file_mode(p: &Path) -> u32 {
 
 mod list;
 pub use list::{RuntimeStatus, list};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_servers_takes_out_only_the_named_entries() {
+        let text = "{\n  // mine\n  \"mcpServers\": {\n    \"ctxlake\": {\"command\": \"/x/ctxlake\"},\n    \"ctxlake-2\": {\"command\": \"/x/ctxlake\", \"args\": [\"mcp\"]},\n    \"other\": {\"command\": \"npx\"}\n  }\n}\n";
+        let mut p = FilePlan {
+            runtime: Runtime::Cursor,
+            path: PathBuf::from("/m.json"),
+            target: PathBuf::from("/m.json"),
+            action: Action::Unchanged,
+            before: Some(text.into()),
+            after: Some(text.into()),
+            created: Vec::new(),
+            clean: false,
+        };
+        assert!(!drop_servers(
+            &mut p,
+            Format::Toml,
+            "mcpServers",
+            &["ctxlake-2".into()]
+        ));
+        assert!(!drop_servers(
+            &mut p,
+            Format::Jsonc,
+            "mcpServers",
+            &["absent".into()]
+        ));
+        assert_eq!(p.action, Action::Unchanged);
+        assert!(drop_servers(
+            &mut p,
+            Format::Jsonc,
+            "mcpServers",
+            &["ctxlake-2".into()]
+        ));
+        assert_eq!(p.action, Action::Update);
+        let after = p.after.unwrap();
+        assert_eq!(
+            after,
+            text.replace(
+                "    \"ctxlake-2\": {\"command\": \"/x/ctxlake\", \"args\": [\"mcp\"]},\n",
+                ""
+            )
+        );
+    }
+}

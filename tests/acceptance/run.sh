@@ -58,10 +58,21 @@ run "$TOOLS/py/bin/python" tests/clients/mcp_sdk_http_client.py "$BIN"
 run bash tests/clients/inspector_http.sh "$BIN"
 run bash tests/clients/conformance_http.sh "$BIN"
 # install/uninstall: each runtime's own CLI must see ctxlake connected, then gone.
+# doctor --fix: after a broken entry is repaired, the runtime's own CLI sees ctxlake connected.
 run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
-for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh; do
+for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh tests/acceptance/doctor.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
+
+# Three hosts sharing one bucket on a real S3 server (moto, loopback): 500 agents over the
+# CLI and MCP, lease convergence, cross-host promotion, an offline host, kill -9 mid-drain.
+# .ci/run installs moto and exports CTXLAKE_TEST_MOTO; run alone, this installs it the same way.
+if [ ! -x "${CTXLAKE_TEST_MOTO:-}" ]; then
+  [ -x "$TOOLS/moto/bin/moto_server" ] ||
+    { python3 -m venv "$TOOLS/moto" && "$TOOLS/moto/bin/pip" install -q "moto[server]"; }
+  export CTXLAKE_TEST_MOTO="$TOOLS/moto/bin/moto_server"
+fi
+run "$(dirname "$CTXLAKE_TEST_MOTO")/python" tests/acceptance/three_hosts.py "$BIN"
 
 if [ "$FAILED" != 0 ]; then
   echo "acceptance: some checks FAILED"

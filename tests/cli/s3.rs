@@ -4,9 +4,9 @@
 //! writes is refused.
 
 #[path = "s3/moto.rs"]
-mod moto;
+pub(crate) mod moto;
 #[path = "s3/proxy.rs"]
-mod proxy;
+pub(crate) mod proxy;
 
 use serde_json::{Value, json};
 

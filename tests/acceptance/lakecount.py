@@ -1,0 +1,90 @@
+"""What was written against what the lake holds, for the kill -9 check of three_hosts.py:
+a spool backlog of distinguishable records (proposals, handoffs, hook events), and an
+exactly-once count of them read straight from the bucket with boto3."""
+
+import json
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+from lakehosts import check
+
+FLEET = "bulk"
+SESSIONS = 8  # long-lived MCP sessions writing the backlog
+HOOK_SESSIONS = 12
+HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "Stop"]
+
+
+def wait_for(cond, limit, what):
+    """Poll `cond` until it returns something truthy (returned) or fail after `limit` s."""
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.2)
+    check(False, f"{what}: not within {limit}s")
+
+
+def read_all(moto, bucket, keys):
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda k: moto.body(bucket, k), keys))
+
+
+def proposals(moto, bucket, prefix, text):
+    bodies = read_all(moto, bucket, moto.keys(bucket, prefix))
+    return sum(1 for b in bodies if json.loads(b)["payload"].get("claim") == text)
+
+
+def backlog(host, n):
+    """Queue about `n` create-only records on `host` (its sync stopped) in fleet `bulk`,
+    plus hook events; returns what was written, to count in the lake later."""
+    written = {"proposals": [], "handoffs": [], "hooks": {}, "hook_events": 0}
+    per = max(n // SESSIONS, 1)
+    for s in range(SESSIONS):
+        session = f"bulk-s{s}"
+        m = host.mcp(f"bulk{s}", session, FLEET)
+        m.call("fleet_claim", {"paths": [f"lib/bulk{s}"], "reason": "bulk load"})
+        for k in range(per):
+            if k % 5 == 4:
+                text = f"bulk handoff {s}-{k}"
+                m.call("fleet_handoff", {"summary": text, "status": "done"})
+                written["handoffs"].append(text)
+            else:
+                text = f"Module {s} part {k} compiles with feature flag number {s}x{k}"
+                m.call("memory_propose", {
+                    "claim": text, "type": "outcome", "subject": f"bulk{s}x{k}",
+                    "evidence": [{"session_id": session, "message_id": f"m{k}"}]})
+                written["proposals"].append(text)
+        m.close()
+    for s in range(HOOK_SESSIONS):
+        sid = f"hook-session-{s}"
+        for ev in HOOK_EVENTS:
+            payload = {"session_id": sid, "cwd": str(host.work), "hook_event_name": ev,
+                       "prompt": f"step {s}", "source": "startup"}
+            host.run(["hook", "claude-code"], stdin=json.dumps(payload),
+                     agent=f"hooker{s}", session=sid, fleet=FLEET)
+        written["hooks"][sid] = len(HOOK_EVENTS)
+        written["hook_events"] += len(HOOK_EVENTS)
+    return written
+
+
+def exactly_once(moto, bucket, prefix, fleet, written):
+    events = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/claims/{fleet}/events/"))
+    got = Counter(json.loads(b)["payload"]["claim"] for b in events)
+    want = Counter(written["proposals"])
+    check(got == want, f"(d) claim events: {len(want - got)} lost, {len(got - want)} duplicated "
+                       f"or foreign (of {sum(want.values())})")
+    notes = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/handoffs/{fleet}/"))
+    got = Counter(json.loads(b)["summary"] for b in notes)
+    want = Counter(written["handoffs"])
+    check(got == want, f"(d) handoffs: {len(want - got)} lost, {len(got - want)} duplicated "
+                       f"or foreign (of {sum(want.values())})")
+    segments = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/sessions/{fleet}/"))
+    recs = [json.loads(line) for seg in segments for line in seg.decode().splitlines() if line]
+    ids = Counter(r["id"] for r in recs)
+    check(all(c == 1 for c in ids.values()),
+          f"(d) hook events: {sum(c - 1 for c in ids.values())} duplicated in session segments")
+    per_session = Counter(r["session"] for r in recs)
+    check(dict(per_session) == written["hooks"],
+          f"(d) hook events per session: lake {dict(per_session)} != written {written['hooks']}")
