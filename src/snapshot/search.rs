@@ -7,7 +7,8 @@
 //!    embedder that made the snapshot's vectors (never across embedders). With a model
 //!    every visible claim is scanned (paraphrases share no words); with the hash only
 //!    when the lexical passes find at most `k`; both up to 20,000 visible claims;
-//! 3. fusion: per embedder, the ranking that measured best (`rank::shipped`).
+//! 3. fusion: per embedder, the ranking that measured best (`rank::shipped`): BM25
+//!    alone with the hash, cosine + 0.05 · normalised BM25 with MiniLM.
 
 use std::collections::HashMap;
 
