@@ -115,20 +115,21 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l fleet -d 'Fleet to act in' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s q -l quiet -d 'Print no notes on stderr'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s h -l help -d 'Print help'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l subject -d 'Only claims about this subject' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type' -r -f -a "environment\t''
 convention\t''
@@ -198,6 +199,15 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -f -a "check" -d 'Report the configured embedder and model directory, and load the model once'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -f -a "install" -d 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject'
@@ -205,6 +215,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l agent -d 'This agent\'s id (default: user@host)' -r
@@ -392,6 +403,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from spool" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from lake" -f -a "copy" -d 'Copy every object of one lake into another, skipping what is already there'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "install" -d 'Write the user service that keeps `ctxlake sync --watch` running, and start it'

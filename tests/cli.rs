@@ -33,6 +33,8 @@ mod mcp;
 mod reads;
 #[path = "cli/s3.rs"]
 mod s3;
+#[path = "cli/semantic.rs"]
+mod semantic;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

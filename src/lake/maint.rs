@@ -21,6 +21,9 @@ pub struct MaintReport {
     pub outcome: String,
     pub snapshot_id: Option<String>,
     pub seq: Option<u64>,
+    /// Why the configured embedder's vectors are missing (model unusable), if they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 pub fn maint(
@@ -68,7 +71,9 @@ fn publish(
     }
     let mode = config.memory_mode.as_str();
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
-    let snapshot_id = crate::digest::sha256_hex(&state)[..16].to_string();
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    report.note = vectors.note.clone();
+    let snapshot_id = vectors.snapshot_id(&crate::digest::sha256_hex(&state));
     report.snapshot_id = Some(snapshot_id.clone());
     let latest = manifest::latest_manifest(store, fleet)?;
     if latest
@@ -88,13 +93,14 @@ fn publish(
         std::process::id(),
         crate::fsutil::nonce()
     ));
-    let built = crate::snapshot::build::build(
+    let built = crate::snapshot::build::build_with(
         &tmp,
         &snapshot_id,
         fleet,
         mode,
         &folded.claims,
         &folded.events,
+        &vectors,
     )
     .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);
