@@ -2,6 +2,7 @@
 //! creating the next numbered manifest. Idempotent by content: an unchanged state
 //! publishes nothing, and two hosts racing publish one manifest per sequence number.
 
+use super::checkpoint::{Loaded, Published};
 use super::keys;
 use super::manifest::{self, Manifest};
 use super::store::{Created, Store};
@@ -30,17 +31,61 @@ pub fn maint(
     fleet: &str,
     writer: &str,
 ) -> Result<MaintReport> {
-    let loaded = super::checkpoint::load(paths, store, fleet)?;
-    let report = publish(
-        paths,
-        config,
-        store,
-        fleet,
-        writer,
-        &loaded.checkpoint.events,
-    )?;
+    super::trace::start();
+    let mut loaded = super::checkpoint::load(paths, store, fleet)?;
+    let report = match unchanged(config, store, fleet, &loaded)? {
+        Some(r) => r,
+        None => publish(
+            paths,
+            config,
+            store,
+            fleet,
+            writer,
+            &loaded.checkpoint.events,
+        )?,
+    };
+    loaded.checkpoint.published = report.snapshot_id.as_ref().map(|id| Published {
+        snapshot_id: id.clone(),
+        mode: config.memory_mode.as_str().into(),
+        claims: report.claims,
+        promoted: report.promoted,
+        contested: report.contested,
+    });
     super::checkpoint::save(paths, store, fleet, &loaded)?;
     Ok(report)
+}
+
+/// The report of an idle run, without folding: no event is new since the checkpoint,
+/// which records the snapshot its events folded into under this memory mode, and the
+/// latest manifest still names that snapshot. `None`: fold and publish.
+fn unchanged(
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    loaded: &Loaded,
+) -> Result<Option<MaintReport>> {
+    let cp = &loaded.checkpoint;
+    let Some(p) = cp.published.as_ref().filter(|p| {
+        loaded.base.is_some() && loaded.fresh == 0 && p.mode == config.memory_mode.as_str()
+    }) else {
+        return Ok(None);
+    };
+    let Some(latest) = manifest::latest_manifest(store, fleet)?
+        .filter(|m| m.snapshot_id == p.snapshot_id && m.mode == p.mode)
+    else {
+        return Ok(None);
+    };
+    super::trace::mark("unchanged: latest manifest");
+    Ok(Some(MaintReport {
+        fleet: fleet.into(),
+        events: cp.events.len(),
+        claims: p.claims,
+        promoted: p.promoted,
+        contested: p.contested,
+        outcome: "unchanged".into(),
+        snapshot_id: Some(p.snapshot_id.clone()),
+        seq: Some(latest.seq),
+    }))
 }
 
 /// Fold `events`, run the gate and publish the snapshot unless it is unchanged.
@@ -53,6 +98,7 @@ fn publish(
     events: &[super::claims::Event],
 ) -> Result<MaintReport> {
     let folded = crate::memory::gate::fold(events);
+    super::trace::mark("fold");
     let count = |s: ClaimStatus| folded.claims.iter().filter(|c| c.status == s).count();
     let mut report = MaintReport {
         fleet: fleet.into(),
@@ -70,7 +116,9 @@ fn publish(
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
     let snapshot_id = crate::digest::sha256_hex(&state)[..16].to_string();
     report.snapshot_id = Some(snapshot_id.clone());
+    super::trace::mark("state digest");
     let latest = manifest::latest_manifest(store, fleet)?;
+    super::trace::mark("latest manifest");
     if latest
         .as_ref()
         .is_some_and(|m| m.snapshot_id == snapshot_id)
@@ -99,6 +147,7 @@ fn publish(
     .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);
     let bytes = built?;
+    super::trace::mark("snapshot build");
     let sha = crate::digest::sha256_hex(&bytes);
     let key = keys::snapshot(fleet, &sha);
     store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
@@ -120,6 +169,7 @@ fn publish(
         match store.create(&keys::manifest(fleet, seq), &body)? {
             Created::Yes(_) => {
                 store.flush()?;
+                super::trace::mark("snapshot+manifest publish");
                 report.outcome = "published".into();
                 report.seq = Some(seq);
                 return Ok(report);
@@ -191,5 +241,40 @@ mod tests {
             maint(&paths, &off, &store, "f", "w1").unwrap().outcome,
             "off"
         );
+    }
+
+    /// An idle run skips the fold only while nothing it depends on moved: a new memory
+    /// mode or a newer manifest of another state, with no new event, still publishes.
+    #[test]
+    fn an_idle_run_skips_the_fold_only_when_nothing_moved() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let ev = json!({"id": "01A", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a", "session": "s",
+            "payload": {"claim": "CI runs on Debian", "type": "environment", "subject": "ci", "evidence": [{"session_id": "s", "message_id": "m"}]}});
+        store
+            .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
+            .unwrap();
+        let on = Config::default();
+        let first = maint(&paths, &on, &store, "f", "w1").unwrap();
+        let idle = maint(&paths, &on, &store, "f", "w1").unwrap();
+        assert_eq!((idle.outcome.as_str(), idle.seq), ("unchanged", Some(1)));
+        assert_eq!(
+            (idle.snapshot_id, idle.claims, idle.promoted, idle.events),
+            (first.snapshot_id.clone(), 1, 1, 1)
+        );
+        let shadow = Config {
+            memory_mode: MemoryMode::Shadow,
+            ..Config::default()
+        };
+        let r = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((r.outcome.as_str(), r.seq), ("published", Some(2)));
+        assert_ne!(r.snapshot_id, first.snapshot_id);
+        // Another host published another state on top: ours is published again.
+        store.create(&keys::manifest("f", 3), br#"{"seq":3,"snapshot_id":"other","key":"k","sha256":"x","writer":"w9","built_at":"t","mode":"shadow","claims":0}"#).unwrap();
+        let r = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((r.outcome.as_str(), r.seq), ("published", Some(4)));
+        let idle = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((idle.outcome.as_str(), idle.seq), ("unchanged", Some(4)));
     }
 }
