@@ -34,7 +34,8 @@ pub(crate) struct Checkpoint {
 /// What the fold of a checkpoint's events published, and its report's counts.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Published {
-    pub snapshot_id: String,
+    /// The fold's digest: the snapshot id is derived from it and the embedder.
+    pub state_digest: String,
     pub mode: String,
     pub claims: usize,
     pub promoted: usize,

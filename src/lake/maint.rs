@@ -22,6 +22,9 @@ pub struct MaintReport {
     pub outcome: String,
     pub snapshot_id: Option<String>,
     pub seq: Option<u64>,
+    /// Digest of the folded state (the snapshot id before the embedder's part).
+    #[serde(skip)]
+    pub state_digest: Option<String>,
 }
 
 pub fn maint(
@@ -44,8 +47,8 @@ pub fn maint(
             &loaded.checkpoint.events,
         )?,
     };
-    loaded.checkpoint.published = report.snapshot_id.as_ref().map(|id| Published {
-        snapshot_id: id.clone(),
+    loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
+        state_digest: d.clone(),
         mode: config.memory_mode.as_str().into(),
         claims: report.claims,
         promoted: report.promoted,
@@ -70,8 +73,9 @@ fn unchanged(
     }) else {
         return Ok(None);
     };
+    let snapshot_id = p.state_digest[..16].to_string();
     let Some(latest) = manifest::latest_manifest(store, fleet)?
-        .filter(|m| m.snapshot_id == p.snapshot_id && m.mode == p.mode)
+        .filter(|m| m.snapshot_id == snapshot_id && m.mode == p.mode)
     else {
         return Ok(None);
     };
@@ -83,8 +87,9 @@ fn unchanged(
         promoted: p.promoted,
         contested: p.contested,
         outcome: "unchanged".into(),
-        snapshot_id: Some(p.snapshot_id.clone()),
+        snapshot_id: Some(snapshot_id),
         seq: Some(latest.seq),
+        state_digest: Some(p.state_digest.clone()),
     }))
 }
 
@@ -114,7 +119,9 @@ fn publish(
     }
     let mode = config.memory_mode.as_str();
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
-    let snapshot_id = crate::digest::sha256_hex(&state)[..16].to_string();
+    let digest = crate::digest::sha256_hex(&state);
+    let snapshot_id = digest[..16].to_string();
+    report.state_digest = Some(digest);
     report.snapshot_id = Some(snapshot_id.clone());
     super::trace::mark("state digest");
     let latest = manifest::latest_manifest(store, fleet)?;
@@ -202,10 +209,10 @@ fn publish(
 mod tests {
     use super::*;
     use crate::lake::store::LocalStore;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
-    #[test]
-    fn publish_is_idempotent_and_races_settle() {
+    /// A lake holding one claim event, and that event.
+    fn one_claim() -> (tempfile::TempDir, Paths, LocalStore, Value) {
         let d = tempfile::tempdir().unwrap();
         let paths = Paths::with_overrides(d.path().join("home"), None, None);
         let store = LocalStore::open(&d.path().join("lake")).unwrap();
@@ -214,6 +221,12 @@ mod tests {
         store
             .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
             .unwrap();
+        (d, paths, store, ev)
+    }
+
+    #[test]
+    fn publish_is_idempotent_and_races_settle() {
+        let (_d, paths, store, ev) = one_claim();
         let cfg = Config::default();
         let r = maint(&paths, &cfg, &store, "f", "w1").unwrap();
         assert_eq!(
@@ -247,14 +260,7 @@ mod tests {
     /// mode or a newer manifest of another state, with no new event, still publishes.
     #[test]
     fn an_idle_run_skips_the_fold_only_when_nothing_moved() {
-        let d = tempfile::tempdir().unwrap();
-        let paths = Paths::with_overrides(d.path().join("home"), None, None);
-        let store = LocalStore::open(&d.path().join("lake")).unwrap();
-        let ev = json!({"id": "01A", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a", "session": "s",
-            "payload": {"claim": "CI runs on Debian", "type": "environment", "subject": "ci", "evidence": [{"session_id": "s", "message_id": "m"}]}});
-        store
-            .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
-            .unwrap();
+        let (_d, paths, store, ev) = one_claim();
         let on = Config::default();
         let first = maint(&paths, &on, &store, "f", "w1").unwrap();
         let idle = maint(&paths, &on, &store, "f", "w1").unwrap();
