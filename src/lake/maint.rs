@@ -260,7 +260,7 @@ mod tests {
     /// mode or a newer manifest of another state, with no new event, still publishes.
     #[test]
     fn an_idle_run_skips_the_fold_only_when_nothing_moved() {
-        let (_d, paths, store, ev) = one_claim();
+        let (_d, paths, store, _) = one_claim();
         let on = Config::default();
         let first = maint(&paths, &on, &store, "f", "w1").unwrap();
         let idle = maint(&paths, &on, &store, "f", "w1").unwrap();
