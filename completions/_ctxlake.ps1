@@ -194,6 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -296,6 +297,61 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ctxlake;memory;model' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;memory;model;check' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;model;install' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'A wheel, a zip or a directory holding the model')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;model;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ctxlake;memory;model;help;check' {
+            break
+        }
+        'ctxlake;memory;model;help;install' {
+            break
+        }
+        'ctxlake;memory;model;help;help' {
+            break
+        }
         'ctxlake;memory;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)')
             [CompletionResult]::new('propose', 'propose', [CompletionResultType]::ParameterValue, 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it')
@@ -304,6 +360,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -326,6 +383,17 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;help;retire' {
+            break
+        }
+        'ctxlake;memory;help;model' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            break
+        }
+        'ctxlake;memory;help;model;check' {
+            break
+        }
+        'ctxlake;memory;help;model;install' {
             break
         }
         'ctxlake;memory;help;help' {
@@ -622,7 +690,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -640,6 +708,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp;token;show' {
+            [CompletionResult]::new('--link', '--link', [CompletionResultType]::ParameterName, 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -665,7 +734,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp;token;help' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -693,7 +762,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp;help;token' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             break
         }
@@ -762,6 +831,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             break
         }
         'ctxlake;help;memory;search' {
@@ -783,6 +853,17 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;memory;retire' {
+            break
+        }
+        'ctxlake;help;memory;model' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            break
+        }
+        'ctxlake;help;memory;model;check' {
+            break
+        }
+        'ctxlake;help;memory;model;install' {
             break
         }
         'ctxlake;help;spool' {
@@ -844,7 +925,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;help;mcp;token' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
             break
         }

@@ -187,6 +187,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__memory,list)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__list"
                 ;;
+            ctxlake__subcmd__help__subcmd__memory,model)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__model"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,promote)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__promote"
                 ;;
@@ -201,6 +204,12 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__memory,timeline)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__timeline"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory__subcmd__model,check)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__model__subcmd__check"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory__subcmd__model,install)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__model__subcmd__install"
                 ;;
             ctxlake__subcmd__help__subcmd__service,install)
                 cmd="ctxlake__subcmd__help__subcmd__service__subcmd__install"
@@ -283,6 +292,9 @@ _ctxlake() {
             ctxlake__subcmd__memory,list)
                 cmd="ctxlake__subcmd__memory__subcmd__list"
                 ;;
+            ctxlake__subcmd__memory,model)
+                cmd="ctxlake__subcmd__memory__subcmd__model"
+                ;;
             ctxlake__subcmd__memory,promote)
                 cmd="ctxlake__subcmd__memory__subcmd__promote"
                 ;;
@@ -307,6 +319,9 @@ _ctxlake() {
             ctxlake__subcmd__memory__subcmd__help,list)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__list"
                 ;;
+            ctxlake__subcmd__memory__subcmd__help,model)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__model"
+                ;;
             ctxlake__subcmd__memory__subcmd__help,promote)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__promote"
                 ;;
@@ -321,6 +336,30 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__memory__subcmd__help,timeline)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__timeline"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help__subcmd__model,check)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__model__subcmd__check"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help__subcmd__model,install)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__model__subcmd__install"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model,check)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__check"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model,help)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__help"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model,install)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__install"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model__subcmd__help,check)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__check"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model__subcmd__help,help)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__memory__subcmd__model__subcmd__help,install)
+                cmd="ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__install"
                 ;;
             ctxlake__subcmd__service,help)
                 cmd="ctxlake__subcmd__service__subcmd__help"
@@ -995,7 +1034,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__memory)
-            opts="search propose timeline list promote contest retire"
+            opts="search propose timeline list promote contest retire model"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1025,6 +1064,48 @@ _ctxlake() {
         ctxlake__subcmd__help__subcmd__memory__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__model)
+            opts="check install"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__model__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__model__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1699,12 +1780,16 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__token__subcmd__show)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --link --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --link)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1721,7 +1806,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline list promote contest retire help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline list promote contest retire model help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1769,7 +1854,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory__subcmd__help)
-            opts="search propose timeline list promote contest retire help"
+            opts="search propose timeline list promote contest retire model help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1813,6 +1898,48 @@ _ctxlake() {
         ctxlake__subcmd__memory__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__model)
+            opts="check install"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__model__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__model__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1906,6 +2033,132 @@ _ctxlake() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version check install help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__check)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__help)
+            opts="check install help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__model__subcmd__install)
+            opts="-q -h -V --from --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -176,6 +176,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;search'= {
@@ -270,6 +271,54 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ctxlake;memory;model'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Report the configured embedder and model directory, and load the model once'
+            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;memory;model;check'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;model;install'= {
+            cand --from 'A wheel, a zip or a directory holding the model'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;model;help'= {
+            cand check 'Report the configured embedder and model directory, and load the model once'
+            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ctxlake;memory;model;help;check'= {
+        }
+        &'ctxlake;memory;model;help;install'= {
+        }
+        &'ctxlake;memory;model;help;help'= {
+        }
         &'ctxlake;memory;help'= {
             cand search 'Search the fleet''s promoted claims (lexical FTS5 and vector similarity, fused)'
             cand propose 'Propose a claim for the fleet''s memory. It stays a candidate until the gate promotes it'
@@ -278,6 +327,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;help;search'= {
@@ -293,6 +343,14 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;memory;help;contest'= {
         }
         &'ctxlake;memory;help;retire'= {
+        }
+        &'ctxlake;memory;help;model'= {
+            cand check 'Report the configured embedder and model directory, and load the model once'
+            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+        }
+        &'ctxlake;memory;help;model;check'= {
+        }
+        &'ctxlake;memory;help;model;install'= {
         }
         &'ctxlake;memory;help;help'= {
         }
@@ -560,7 +618,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -576,6 +634,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp;token;show'= {
+            cand --link 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -599,7 +658,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp;token;help'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -620,7 +679,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp;help;token'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
         }
         &'ctxlake;mcp;help;token;new'= {
@@ -676,6 +735,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
         }
         &'ctxlake;help;memory;search'= {
         }
@@ -690,6 +750,14 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;memory;contest'= {
         }
         &'ctxlake;help;memory;retire'= {
+        }
+        &'ctxlake;help;memory;model'= {
+            cand check 'Report the configured embedder and model directory, and load the model once'
+            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+        }
+        &'ctxlake;help;memory;model;check'= {
+        }
+        &'ctxlake;help;memory;model;install'= {
         }
         &'ctxlake;help;spool'= {
             cand check 'Validate every spool file: intact records, torn lines skipped, resynced records'
@@ -733,7 +801,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;mcp;token'= {
             cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token'
+            cand show 'Print the current token, or with --link a one-time dashboard login link'
             cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
         }
         &'ctxlake;help;mcp;token;new'= {

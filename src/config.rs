@@ -48,6 +48,32 @@ impl MemoryMode {
     }
 }
 
+/// `[memory] embedder`: what makes the snapshot's claim vectors and the query's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EmbedderKind {
+    /// The built-in word + trigram hash (default: needs no model).
+    #[default]
+    Hash,
+    /// all-MiniLM-L6-v2 from `[memory] model_dir`.
+    MiniLm,
+}
+
+impl EmbedderKind {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "hash" => Some(Self::Hash),
+            "minilm" => Some(Self::MiniLm),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hash => "hash",
+            Self::MiniLm => "minilm",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub fleet: Option<String>,
@@ -65,6 +91,11 @@ pub struct Config {
     /// `[limits] lock_wait_ms`: the longest a write waits for a spool lock held by another
     /// process before it fails naming the holder.
     pub lock_wait_ms: u64,
+    /// `[memory] embedder` (env `CTXLAKE_EMBEDDER` overrides).
+    pub embedder: EmbedderKind,
+    /// `[memory] model_dir` (env `CTXLAKE_MODEL_DIR` overrides); `None`: the default
+    /// place `ctxlake memory model install` unpacks to.
+    pub model_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -82,6 +113,8 @@ impl Default for Config {
             block_on_conflict: false,
             mcp_log_days: DEFAULT_MCP_LOG_DAYS,
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
+            embedder: EmbedderKind::Hash,
+            model_dir: None,
         }
     }
 }
@@ -90,11 +123,23 @@ impl Config {
     /// Load `path`; a missing file means all defaults. A malformed file is an error naming
     /// the line and column, never silently ignored.
     pub fn load(path: &Path) -> Result<Config> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(&text, path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
-            Err(e) => Err(Error::io("cannot read config", path, e)),
+        let mut c = match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(e) => return Err(Error::io("cannot read config", path, e)),
+        };
+        if let Some(v) = crate::paths::var(crate::paths::env::EMBEDDER) {
+            c.embedder = EmbedderKind::parse(&v).ok_or_else(|| {
+                Error::usage(
+                    "invalid_config",
+                    format!("`CTXLAKE_EMBEDDER` must be \"hash\" or \"minilm\", not `{v}`"),
+                )
+            })?;
         }
+        if let Some(v) = crate::paths::var(crate::paths::env::MODEL_DIR) {
+            c.model_dir = Some(v.into());
+        }
+        Ok(c)
     }
 
     /// [`Config::lock_wait_ms`] as a duration.
@@ -147,6 +192,13 @@ impl Config {
                 .and_then(MemoryMode::parse)
                 .ok_or_else(|| bad("memory.mode", "one of \"on\", \"shadow\", \"off\""))?,
         };
+        let embedder = match memory.and_then(|m| m.get("embedder")) {
+            None => EmbedderKind::Hash,
+            Some(i) => i
+                .as_str()
+                .and_then(EmbedderKind::parse)
+                .ok_or_else(|| bad("memory.embedder", "one of \"hash\", \"minilm\""))?,
+        };
         let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
             None => false,
             Some(i) => i
@@ -192,6 +244,11 @@ impl Config {
                 "limits.lock_wait_ms",
                 DEFAULT_LOCK_WAIT_MS,
             )?,
+            embedder,
+            model_dir: match memory {
+                None => None,
+                Some(t) => string(t, "model_dir", "memory.model_dir")?.map(Into::into),
+            },
         })
     }
 }
@@ -295,6 +352,17 @@ mod tests {
         let c = Config::parse("[limits]\nlock_wait_ms = 300\n", Path::new("c.toml")).unwrap();
         assert_eq!(c.lock_wait(), std::time::Duration::from_millis(300));
         assert_eq!(Config::default().lock_wait_ms, DEFAULT_LOCK_WAIT_MS);
+        let c = Config::parse(
+            "[memory]\nembedder = \"minilm\"\nmodel_dir = \"/m\"\n",
+            Path::new("c.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.embedder, c.model_dir),
+            (EmbedderKind::MiniLm, Some("/m".into()))
+        );
+        let e = Config::parse("[memory]\nembedder = \"bert\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.message.contains("memory.embedder"), "{}", e.message);
         let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();
         assert!(e.one_line().contains("line 1"), "{}", e.one_line());
     }

@@ -6,6 +6,7 @@ pub(crate) mod clean;
 pub mod cmd;
 pub(crate) mod config;
 pub(crate) mod ctx;
+pub(crate) mod dashboard;
 pub(crate) mod digest;
 pub(crate) mod doctor;
 pub mod error;

@@ -16,6 +16,8 @@ pub mod env {
     pub const HOOK_BUDGET_MS: &str = "CTXLAKE_HOOK_BUDGET_MS";
     pub const NO_COLOR: &str = "NO_COLOR";
     pub const STORE: &str = "CTXLAKE_STORE";
+    pub const EMBEDDER: &str = "CTXLAKE_EMBEDDER";
+    pub const MODEL_DIR: &str = "CTXLAKE_MODEL_DIR";
     /// Debug builds only: shift this process's clock by N ms, to prove that leases
     /// follow the lake's clock rather than a host's. Not listed: not a user setting.
     pub const TEST_CLOCK_SKEW_MS: &str = "CTXLAKE_TEST_CLOCK_SKEW_MS";
@@ -49,6 +51,14 @@ pub mod env {
         (
             STORE,
             "the lake's URL, `file:///path` or `s3://bucket/prefix` (overrides config.toml)",
+        ),
+        (
+            EMBEDDER,
+            "`hash` or `minilm`: the memory embedder (overrides `[memory] embedder`)",
+        ),
+        (
+            MODEL_DIR,
+            "the all-MiniLM-L6-v2 directory (overrides `[memory] model_dir`)",
         ),
         (NO_COLOR, "disable colour in tables"),
     ];
@@ -136,6 +146,10 @@ impl Paths {
         self.home.join("mcp-token")
     }
     /// Host-local state of sync and maint (watermarks, locks): never shared.
+    /// Where `ctxlake memory model install` unpacks models.
+    pub fn models(&self) -> PathBuf {
+        self.home.join("models")
+    }
     pub fn state(&self) -> PathBuf {
         self.home.join("state")
     }

@@ -9,6 +9,8 @@ mod boundary;
 mod common;
 #[path = "cli/corpora.rs"]
 mod corpora;
+#[path = "cli/dashboard.rs"]
+mod dashboard;
 #[path = "cli/docs.rs"]
 mod docs;
 #[path = "cli/doctor.rs"]
@@ -31,6 +33,8 @@ mod mcp;
 mod reads;
 #[path = "cli/s3.rs"]
 mod s3;
+#[path = "cli/semantic.rs"]
+mod semantic;
 #[path = "cli/spool.rs"]
 mod spool;
 #[path = "cli/tools.rs"]

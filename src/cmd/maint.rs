@@ -53,6 +53,9 @@ pub fn run(args: MaintArgs, g: &GlobalArgs) -> Result<()> {
                 ..e
             },
         )?;
+        if let (false, Some(n)) = (g.json, &r.note) {
+            g.output().note(&format!("note: fleet `{f}`: {n}"));
+        }
         out.fleets.push(r);
     }
     printed(g.output().emit(&out, |o| {

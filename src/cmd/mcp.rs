@@ -24,6 +24,8 @@ use crate::tools::Ctx;
 /// With `--http [ADDR]` the same tools are served over MCP Streamable HTTP: `POST /mcp`
 /// (open mode), `POST /mcp/<fleet>` (pinned to that fleet), `GET /health`. Loopback
 /// only unless `--bind` names another address, which needs `ctxlake mcp token new`.
+/// `GET /` and `GET /fleet/<fleet>` serve a read-only fleet dashboard to a browser;
+/// `ctxlake mcp token show --link` prints a one-time login link for it.
 ///
 /// Examples:
 ///   ctxlake mcp

@@ -44,8 +44,13 @@ impl HttpArgs {
 pub enum TokenCmd {
     /// Mint a new 32-byte random token (replacing any old one) and print it
     New,
-    /// Print the current token
-    Show,
+    /// Print the current token, or with --link a one-time dashboard login link
+    Show {
+        /// Print a login link for the dashboard instead (single use, valid 10 minutes) that
+        /// opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server's, else the default
+        #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "/")]
+        link: Option<String>,
+    },
     /// Delete the token: loopback servers then need none, others refuse every request
     Revoke,
 }
@@ -54,6 +59,8 @@ pub enum TokenCmd {
 struct TokenOutput {
     token: Option<String>,
     path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<String>,
 }
 
 pub fn serve(ctx: Ctx, opts: &http::Options) -> Result<()> {
@@ -68,15 +75,21 @@ pub fn token(cmd: &TokenCmd, g: &GlobalArgs) -> Result<()> {
         TokenCmd::New => TokenOutput {
             token: Some(token::new(&path)?),
             path: shown,
+            link: None,
         },
-        TokenCmd::Show => {
+        TokenCmd::Show { link } => {
             let t = token::read(&path)?.ok_or_else(|| {
                 Error::refused("no_token", "no MCP HTTP token is configured")
                     .hint("run `ctxlake mcp token new`")
             })?;
+            let link = link
+                .as_deref()
+                .map(|page| login_link(&paths, &t, page))
+                .transpose()?;
             TokenOutput {
                 token: Some(t),
                 path: shown,
+                link,
             }
         }
         TokenCmd::Revoke => {
@@ -86,12 +99,34 @@ pub fn token(cmd: &TokenCmd, g: &GlobalArgs) -> Result<()> {
             TokenOutput {
                 token: None,
                 path: shown,
+                link: None,
             }
         }
     };
-    let printed = g.output().emit(&out, |o| match &o.token {
-        Some(t) => format!("{t}\n"),
-        None => format!("revoked (removed `{}`)\n", o.path),
+    let printed = g.output().emit(&out, |o| match (&o.link, &o.token) {
+        (Some(l), _) => format!("{l}\n"),
+        (None, Some(t)) => format!("{t}\n"),
+        (None, None) => format!("revoked (removed `{}`)\n", o.path),
     });
     super::printed(printed)
+}
+
+/// A one-time login link to `page` on the HTTP server running on this host (the first one
+/// `mcp status` lists), else on the default address.
+fn login_link(paths: &crate::paths::Paths, token: &str, page: &str) -> Result<String> {
+    use crate::dashboard::login;
+    if !login::landing_ok(page) {
+        return Err(
+            Error::usage("bad_page", format!("`{page}` is not a dashboard page"))
+                .hint("give `/` or `/fleet/<fleet>` (letters, digits, `.`, `_`, `-`)"),
+        );
+    }
+    let base = crate::mcp::status::status(paths)
+        .servers
+        .into_iter()
+        .find_map(|s| s.url)
+        .map(|u| u.trim_end_matches("/mcp").to_string())
+        .unwrap_or_else(|| format!("http://{DEFAULT_ADDR}"));
+    let query = login::link_query(token, page, crate::time::now_ms() / 1000)?;
+    Ok(format!("{base}/login?{query}"))
 }

@@ -42,8 +42,21 @@ pub struct StatusOutput {
 
 pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
+    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::ROSTER);
+    let age = roster
+        .data
+        .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms()));
+    printed(g.output().emit(&gather(&ctx, age, roster.problem), render))
+}
+
+/// The pipeline's health for `ctx`'s fleet, given the roster's age or why it has none (the
+/// dashboard shows the same facts, with the roster it already read).
+pub(crate) fn gather(
+    ctx: &crate::tools::Ctx,
+    cache_age_secs: Option<i64>,
+    cache_problem: Option<cache::Problem>,
+) -> StatusOutput {
     let fleet = ctx.scope.fleet.clone();
-    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
     let pipe: cache::Read<Pipeline> = cache::read(&ctx.paths, &fleet, cache::PIPELINE);
     let pipe = pipe.data.unwrap_or_default();
     let files = crate::spool::list_files(&ctx.paths.spool);
@@ -57,7 +70,7 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         .unwrap_or(false);
     let store = crate::lake::store_url(&ctx.paths, &ctx.config);
     let health = crate::lake::health::read(&ctx.paths).filter(|h| h.store == store);
-    let out = StatusOutput {
+    StatusOutput {
         store_probe: health.as_ref().and_then(|h| h.probe.clone()),
         last_sync_requests: health.and_then(|h| h.last_sync_requests),
         store,
@@ -65,10 +78,8 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         agent: ctx.scope.agent.clone(),
         home: ctx.paths.home.display().to_string(),
         memory_mode: ctx.config.memory_mode.as_str().into(),
-        cache_problem: roster.problem,
-        cache_age_secs: roster
-            .data
-            .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms())),
+        cache_problem,
+        cache_age_secs,
         spool_backlog_bytes: backlog,
         spool_backlog_files: files
             .iter()
@@ -78,8 +89,7 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         last_maint: pipe.last_maint,
         snapshot_id: pipe.snapshot_id,
         sync_daemon_running: daemon,
-    };
-    printed(g.output().emit(&out, render))
+    }
 }
 
 fn render(o: &StatusOutput) -> String {

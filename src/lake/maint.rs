@@ -22,6 +22,9 @@ pub struct MaintReport {
     pub outcome: String,
     pub snapshot_id: Option<String>,
     pub seq: Option<u64>,
+    /// Why the configured embedder's vectors are missing (model unusable), if they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Digest of the folded state (the snapshot id before the embedder's part).
     #[serde(skip)]
     pub state_digest: Option<String>,
@@ -36,7 +39,7 @@ pub fn maint(
 ) -> Result<MaintReport> {
     super::trace::start();
     let mut loaded = super::checkpoint::load(paths, store, fleet)?;
-    let report = match unchanged(config, store, fleet, &loaded)? {
+    let report = match unchanged(paths, config, store, fleet, &loaded)? {
         Some(r) => r,
         None => publish(
             paths,
@@ -62,6 +65,7 @@ pub fn maint(
 /// which records the snapshot its events folded into under this memory mode, and the
 /// latest manifest still names that snapshot. `None`: fold and publish.
 fn unchanged(
+    paths: &Paths,
     config: &Config,
     store: &dyn Store,
     fleet: &str,
@@ -73,7 +77,12 @@ fn unchanged(
     }) else {
         return Ok(None);
     };
-    let snapshot_id = p.state_digest[..16].to_string();
+    if p.state_digest.len() != 64 {
+        return Ok(None); // not a digest: fold
+    }
+    // The snapshot id also names the embedder: a new model (or a lost one) republishes.
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    let snapshot_id = vectors.snapshot_id(&p.state_digest);
     let Some(latest) = manifest::latest_manifest(store, fleet)?
         .filter(|m| m.snapshot_id == snapshot_id && m.mode == p.mode)
     else {
@@ -89,6 +98,7 @@ fn unchanged(
         outcome: "unchanged".into(),
         snapshot_id: Some(snapshot_id),
         seq: Some(latest.seq),
+        note: vectors.note,
         state_digest: Some(p.state_digest.clone()),
     }))
 }
@@ -120,7 +130,9 @@ fn publish(
     let mode = config.memory_mode.as_str();
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
     let digest = crate::digest::sha256_hex(&state);
-    let snapshot_id = digest[..16].to_string();
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    report.note = vectors.note.clone();
+    let snapshot_id = vectors.snapshot_id(&digest);
     report.state_digest = Some(digest);
     report.snapshot_id = Some(snapshot_id.clone());
     super::trace::mark("state digest");
@@ -143,13 +155,14 @@ fn publish(
         std::process::id(),
         crate::fsutil::nonce()
     ));
-    let built = crate::snapshot::build::build(
+    let built = crate::snapshot::build::build_with(
         &tmp,
         &snapshot_id,
         fleet,
         mode,
         &folded.claims,
         &folded.events,
+        &vectors,
     )
     .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);

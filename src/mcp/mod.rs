@@ -19,7 +19,7 @@ pub mod protocol;
 pub mod schema;
 pub mod status;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod tools;
 
 /// Longer lines are answered with a parse error and skipped, never buffered whole.

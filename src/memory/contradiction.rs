@@ -325,4 +325,6 @@ const ANTONYMS: &[(&str, &[&str], &[&str])] = &[
 ];
 
 #[cfg(test)]
+mod embed_eval;
+#[cfg(test)]
 mod tests;

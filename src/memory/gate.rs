@@ -43,6 +43,27 @@ pub fn claim_id(subject: &str, text: &str) -> String {
     format!("c-{}", &crate::digest::sha256_hex(key.as_bytes())[..10])
 }
 
+/// Independent sessions that promote a claim of this type; `None`: the gate never does
+/// (a preference waits for a person, a hypothesis stays one).
+pub(crate) fn needed(ty: ClaimType) -> Option<usize> {
+    match ty {
+        ClaimType::Environment | ClaimType::Outcome => Some(1),
+        ClaimType::Convention => Some(2),
+        ClaimType::Preference | ClaimType::Hypothesis => None,
+    }
+}
+
+/// Why a proposed claim is still waiting, in the gate's own terms.
+pub(crate) fn waiting_because(ty: ClaimType, independent: u32) -> String {
+    match (ty, needed(ty)) {
+        (ClaimType::Preference, _) => "a preference is promoted only by a person".into(),
+        (_, None) => "a hypothesis is never promoted".into(),
+        (_, Some(k)) => format!(
+            "needs {k} independent session(s), has {independent} (a session that was shown the claim first does not count)"
+        ),
+    }
+}
+
 /// Fold every claim event of a fleet (in id order) into claims and their timeline.
 pub fn fold(events: &[Event]) -> Folded {
     let mut g = Gate::default();
@@ -183,12 +204,7 @@ impl Gate {
                 }
                 continue;
             }
-            let needed = match ty {
-                ClaimType::Environment | ClaimType::Outcome => Some(1),
-                ClaimType::Convention => Some(2),
-                ClaimType::Preference | ClaimType::Hypothesis => None, // only a person; never
-            };
-            if let Some(k) = needed.filter(|k| n >= *k)
+            if let Some(k) = needed(ty).filter(|k| n >= *k)
                 && let Some(b) = self.claims.get_mut(&id)
             {
                 // Promoted when the k-th independent session proposed it.

@@ -168,3 +168,23 @@ fn distinct_numbered_items_are_promoted_not_contested() {
     assert_eq!(count("contested"), 2, "only widget 7 and its negation");
     assert_eq!(status(&f, text).0, "contested");
 }
+
+/// The dashboard's queue explains a waiting claim with the same thresholds the gate applies.
+#[test]
+fn the_queue_reason_follows_the_gate() {
+    for (ty, waits, why) in [
+        ("environment", false, ""),
+        ("outcome", false, ""),
+        ("convention", true, "needs 2 independent session(s), has 1"),
+        ("preference", true, "only by a person"),
+        ("hypothesis", true, "never promoted"),
+    ] {
+        let f = fold(&[propose("01", "s1", ty, "subj", "a claim about it")]);
+        let c = &f.claims[0];
+        assert_eq!(c.status == ClaimStatus::Proposed, waits, "{ty}");
+        if waits {
+            let reason = waiting_because(c.claim_type, c.independent_sessions);
+            assert!(reason.contains(why), "{ty}: {reason}");
+        }
+    }
+}

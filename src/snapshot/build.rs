@@ -6,7 +6,8 @@ use std::path::Path;
 use rusqlite::{Connection, params};
 
 use super::SCHEMA;
-use super::embed::{Embedder, HashEmbedder, quantize};
+use super::embed::{HashEmbedder, quantize};
+use super::vectors::Vectors;
 use crate::error::{Error, Result};
 use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
@@ -49,7 +50,7 @@ fn sql(e: rusqlite::Error) -> Error {
     Error::storage("snapshot", "cannot build the snapshot").source(e)
 }
 
-/// Write a complete snapshot to `path` (which must not exist).
+/// Write a complete snapshot to `path` (which must not exist), with hash vectors only.
 pub fn build(
     path: &Path,
     snapshot_id: &str,
@@ -58,6 +59,34 @@ pub fn build(
     claims: &[ClaimRow],
     events: &[EventRow],
 ) -> Result<()> {
+    build_with(
+        path,
+        snapshot_id,
+        fleet,
+        mode,
+        claims,
+        events,
+        &Vectors::default(),
+    )
+}
+
+/// Write a complete snapshot to `path`, adding `vectors`' model vectors for the
+/// agent-visible claims (table `claim_vectors`, their embedder named in `meta`).
+pub fn build_with(
+    path: &Path,
+    snapshot_id: &str,
+    fleet: &str,
+    mode: &str,
+    claims: &[ClaimRow],
+    events: &[EventRow],
+    vectors: &Vectors,
+) -> Result<()> {
+    let visible: Vec<usize> = (0..claims.len())
+        .filter(|&i| claims[i].visible(mode))
+        .collect();
+    let model = vectors
+        .embed(claims, &visible)
+        .map_err(|why| Error::internal("embed", format!("cannot embed the claims: {why}")))?;
     let mut conn = Connection::open(path).map_err(sql)?;
     conn.execute_batch(
         "PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA page_size=8192;",
@@ -74,10 +103,21 @@ pub fn build(
             ("fleet", fleet),
             ("mode", mode),
             ("built_at", &crate::time::now_rfc3339()),
-            ("embedder", "hash-v1"),
+            ("embedder", super::embed::hash::ID),
             ("dim", "256"),
         ] {
             meta.execute(params![k, v]).map_err(sql)?;
+        }
+        if let Some(e) = vectors.embedder.as_ref().filter(|_| !model.is_empty()) {
+            meta.execute(params!["model_embedder", e.id()])
+                .map_err(sql)?;
+            let mut vec = tx
+                .prepare("INSERT INTO claim_vectors(embedder, rowid, vec) VALUES (?1, ?2, ?3)")
+                .map_err(sql)?;
+            for (i, v) in &model {
+                vec.execute(params![e.id(), *i as i64 + 1, v])
+                    .map_err(sql)?;
+            }
         }
         let mut ins = tx
             .prepare(

@@ -1,5 +1,6 @@
 //! The published memory snapshot: one SQLite file with the claims, an FTS5 index over
-//! the agent-visible ones, a 256-dim embedding per claim, and the timeline of claim
+//! the agent-visible ones, a 256-dim hash embedding per claim (plus a model's vectors
+//! when one is configured), and the timeline of claim
 //! events. Built whole by `ctxlake maint`, then only ever opened read-only.
 
 use std::path::Path;
@@ -12,8 +13,13 @@ use crate::error::{Error, Result};
 pub mod build;
 mod columns;
 pub mod embed;
+pub mod rank;
 pub mod search;
 pub mod top;
+pub mod vectors;
+
+#[cfg(test)]
+mod eval;
 
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +53,12 @@ CREATE TABLE events(
   visible INTEGER NOT NULL
 );
 CREATE INDEX events_subject ON events(subject COLLATE NOCASE, at);
+CREATE TABLE claim_vectors(
+  embedder TEXT NOT NULL,
+  rowid INTEGER NOT NULL,
+  vec BLOB NOT NULL,
+  PRIMARY KEY(embedder, rowid)
+) WITHOUT ROWID;
 ";
 
 /// A published snapshot opened read-only and immutable (it is never changed in place).
@@ -54,6 +66,9 @@ pub struct Snapshot {
     pub conn: Connection,
     pub id: String,
     pub mode: String,
+    /// The model embedder whose vectors the snapshot holds besides the hash
+    /// (`meta.model_embedder`; none in snapshots built before models or without one).
+    pub model_embedder: Option<String>,
 }
 
 impl Snapshot {
@@ -85,9 +100,18 @@ impl Snapshot {
         };
         let mut id = meta("snapshot_id")?.unwrap_or_default();
         let mut mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        let mut model_embedder = meta("model_embedder")?;
         clean_str(&mut id);
         clean_str(&mut mode);
-        Ok(Snapshot { conn, id, mode })
+        if let Some(m) = model_embedder.as_mut() {
+            clean_str(m);
+        }
+        Ok(Snapshot {
+            conn,
+            id,
+            mode,
+            model_embedder,
+        })
     }
 }
 

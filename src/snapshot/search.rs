@@ -3,29 +3,34 @@
 //!    with all query words first, then any word, then 3-letter word prefixes, each pass
 //!    only while at most `k` were found; at most 200 (or `k + 1`) candidates per pass,
 //!    so `truncated` is true whenever more claims matched than were returned;
-//! 2. vector: cosine between the query's embedding and each candidate's; when the
-//!    lexical passes find at most `k` and the snapshot holds at most 20,000 visible
-//!    claims, every visible claim is scanned by cosine (≥ 0.3) so typo'd or reworded
-//!    queries still find something;
-//! 3. fusion: reciprocal-rank fusion, `1/(60+rank_bm25) + 1/(60+rank_cosine)`.
+//! 2. vector: cosine between the query's embedding and each candidate's, with the
+//!    embedder that made the snapshot's vectors (never across embedders). With a model
+//!    every visible claim is scanned (paraphrases share no words); with the hash only
+//!    when the lexical passes find at most `k`; both up to 20,000 visible claims;
+//! 3. fusion: per embedder, the ranking that measured best (`rank::shipped`): BM25
+//!    alone with the hash, cosine + 0.05 · normalised BM25 with MiniLM.
 
 use std::collections::HashMap;
 
 use rusqlite::params_from_iter;
 
 use super::build::{ClaimRow, EventRow};
-use super::embed::{Embedder, HashEmbedder, cosine_q};
+use super::embed::{Embedder, HashEmbedder, hash};
+use super::rank::{Lexical, Ranking, fuse};
 use super::{Snapshot, cleaned, query_error as sql};
 use crate::clean::Clean;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::memory::kinds::ClaimStatus;
 
 const LEXICAL_CANDIDATES: usize = 200;
-const MIN_COSINE: f32 = 0.3;
+/// Below this cosine a claim found by no lexical pass is not a hit (per embedder: model
+/// similarities of unrelated sentences sit lower than hash ones).
+fn min_cosine(embedder_id: &str) -> f32 {
+    if embedder_id == hash::ID { 0.3 } else { 0.25 }
+}
 /// Above this many visible claims the cosine-only fallback scan is skipped (its cost is
 /// linear in the snapshot); the prefix pass stands in for it.
 const FULL_SCAN_MAX: usize = 20_000;
-const RRF_K: f64 = 60.0;
 
 pub struct Query<'a> {
     pub text: &'a str,
@@ -40,84 +45,106 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// Hits best first, and whether more matched than `k`.
+/// Hits best first, and whether more matched than `k` (the hash vectors, shipped ranking).
 pub fn search(snap: &Snapshot, q: &Query) -> Result<(Vec<Hit>, bool)> {
-    let qv = HashEmbedder.embed(q.text);
+    search_with(snap, q, &HashEmbedder, super::rank::shipped(hash::ID))
+}
+
+/// Hits ranked by `ranking`, comparing the query with `embedder`'s stored vectors.
+pub fn search_with(
+    snap: &Snapshot,
+    q: &Query,
+    embedder: &dyn Embedder,
+    ranking: Ranking,
+) -> Result<(Vec<Hit>, bool)> {
+    let qv = embedder
+        .embed_batch(&[q.text])
+        .map_err(|why| Error::internal("embed", format!("cannot embed the query: {why}")))?
+        .pop()
+        .unwrap_or_default();
+    let lexical = lexical(snap, q)?;
+    let ids: Vec<i64> = lexical.iter().map(|l| l.rowid).collect();
+    let model = embedder.id() != hash::ID;
+    let mut cands = fetch(snap, q, Some(&ids), embedder.id())?;
+    let scan = ranking != Ranking::Bm25
+        && (model || cands.len() <= q.k)
+        && visible_count(snap)? <= FULL_SCAN_MAX;
+    if scan {
+        cands = fetch(snap, q, None, embedder.id())?;
+    }
+    let cosine: Vec<(i64, f32)> = cands
+        .iter()
+        .map(|(rowid, emb)| (*rowid, super::embed::cosine_q(&qv, emb)))
+        .collect();
+    let mut ranked = fuse(ranking, &lexical, &cosine, min_cosine(embedder.id()));
+    // Lexical hits outside the filters were never fetched: they do not count.
+    let passed: std::collections::HashSet<i64> = cands.iter().map(|(id, _)| *id).collect();
+    ranked.retain(|(id, _)| passed.contains(id));
+    let truncated = ranked.len() > q.k;
+    // Whole rows only for the best few (a scan reads just the vectors); a row this build
+    // cannot decode is skipped, so a few spares are read.
+    ranked.truncate(q.k + 8);
+    let mut rows = claims_by_rowid(snap, &ranked.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
+    let mut hits: Vec<Hit> = ranked
+        .into_iter()
+        .filter_map(|(id, score)| rows.remove(&id).map(|claim| Hit { claim, score }))
+        .take(q.k)
+        .collect();
+    // The read boundary, for the returned rows only (candidates are many; hits are few).
+    hits.iter_mut().for_each(|h| h.claim.clean());
+    Ok((hits, truncated))
+}
+
+/// The lexical passes: all words, then any word, then 3-letter prefixes, each only
+/// while at most `k` were found (one more than `k` tells whether matches were dropped).
+fn lexical(snap: &Snapshot, q: &Query) -> Result<Vec<Lexical>> {
     let words: Vec<String> = q
         .text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| format!("\"{w}\""))
         .collect();
-    // All words first (selective, cheap to rank); any word only if that finds too few;
-    // word prefixes (typos, inflections) only if that still does.
-    let mut lexical: Vec<i64> = Vec::new();
     let prefixes: Vec<String> = words
         .iter()
         .map(|w| w.trim_matches('"'))
         .filter(|w| w.chars().count() >= 4)
         .map(|w| format!("\"{}\"*", w.chars().take(3).collect::<String>()))
         .collect();
-    for expr in [
+    let mut out: Vec<Lexical> = Vec::new();
+    let passes = [
         words.join(" AND "),
         words.join(" OR "),
         prefixes.join(" OR "),
-    ] {
-        // One more than `k` tells whether matches were dropped (`truncated`).
-        if expr.is_empty() || lexical.len() > q.k {
+    ];
+    for (pass, expr) in passes.iter().enumerate() {
+        if expr.is_empty() || out.len() > q.k {
             continue;
         }
-        for r in fts(snap, &expr, LEXICAL_CANDIDATES.max(q.k + 1))? {
-            if !lexical.contains(&r) {
-                lexical.push(r);
+        for (rowid, bm25) in fts(snap, expr, LEXICAL_CANDIDATES.max(q.k + 1))? {
+            if !out.iter().any(|l| l.rowid == rowid) {
+                out.push(Lexical {
+                    rowid,
+                    bm25,
+                    all_words: pass == 0,
+                });
             }
         }
     }
-    let mut cands = fetch(snap, q, Some(&lexical))?;
-    let scanned = cands.len() <= q.k && visible_count(snap)? <= FULL_SCAN_MAX;
-    if scanned {
-        cands = fetch(snap, q, None)?;
-    }
-    let lex_rank: HashMap<i64, usize> = lexical.iter().enumerate().map(|(i, r)| (*r, i)).collect();
-    let mut scored: Vec<(i64, ClaimRow, f32)> = cands
-        .into_iter()
-        .map(|(rowid, c, emb)| (rowid, c, cosine_q(&qv, &emb)))
-        .filter(|(rowid, _, cos)| lex_rank.contains_key(rowid) || *cos >= MIN_COSINE)
-        .collect();
-    scored.sort_by(|a, b| b.2.total_cmp(&a.2));
-    let mut hits: Vec<Hit> = scored
-        .into_iter()
-        .enumerate()
-        .map(|(cos_rank, (rowid, claim, _))| {
-            let mut score = 1.0 / (RRF_K + cos_rank as f64 + 1.0);
-            if let Some(r) = lex_rank.get(&rowid) {
-                score += 1.0 / (RRF_K + *r as f64 + 1.0);
-            }
-            Hit { claim, score }
-        })
-        .collect();
-    hits.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.claim.id.cmp(&b.claim.id))
-    });
-    let truncated = hits.len() > q.k;
-    hits.truncate(q.k);
-    // The read boundary, for the returned rows only (candidates are many; hits are few).
-    hits.iter_mut().for_each(|h| h.claim.clean());
-    Ok((hits, truncated))
+    Ok(out)
 }
 
-/// Top lexical candidates for one FTS5 expression, best first.
-fn fts(snap: &Snapshot, expr: &str, limit: usize) -> Result<Vec<i64>> {
+/// Top lexical candidates for one FTS5 expression, best first, with BM25 (higher better).
+fn fts(snap: &Snapshot, expr: &str, limit: usize) -> Result<Vec<(i64, f64)>> {
     let mut st = snap
         .conn
         .prepare_cached(
-            "SELECT rowid FROM claims_fts WHERE claims_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+            "SELECT rowid, -rank FROM claims_fts WHERE claims_fts MATCH ?1 ORDER BY rank LIMIT ?2",
         )
         .map_err(sql)?;
     let rows = st
-        .query_map(rusqlite::params![expr, limit as i64], |r| r.get(0))
+        .query_map(rusqlite::params![expr, limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
@@ -132,6 +159,17 @@ fn visible_count(snap: &Snapshot) -> Result<usize> {
 }
 
 const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";
+
+fn has_vector_table(snap: &Snapshot) -> Result<bool> {
+    snap.conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'claim_vectors'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+        .map_err(sql)
+}
 
 /// A `claims` row selected with `COLUMNS` (rowid first, embedding last).
 fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
@@ -151,12 +189,41 @@ fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
     })
 }
 
-/// Visible claims passing the filters: among `rowids` when given, else all of them.
+/// Whole rows for `rowids` (rows this build cannot decode are left out).
+fn claims_by_rowid(snap: &Snapshot, rowids: &[i64]) -> Result<HashMap<i64, ClaimRow>> {
+    if rowids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let list: Vec<String> = rowids.iter().map(i64::to_string).collect();
+    let sql_text = format!(
+        "SELECT {COLUMNS} FROM claims WHERE rowid IN ({})",
+        list.join(",")
+    );
+    let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
+    let rows = st
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, claim_row(r)?)))
+        .map_err(sql)?;
+    let mut out = HashMap::new();
+    for r in rows {
+        match r {
+            Ok((id, c)) => {
+                out.insert(id, c);
+            }
+            Err(rusqlite::Error::FromSqlConversionFailure(..)) => {}
+            Err(e) => return Err(sql(e)),
+        }
+    }
+    Ok(out)
+}
+
+/// Visible claims passing the filters, with `embedder`'s stored vector (empty when the
+/// snapshot has none of it): among `rowids` when given, else all of them.
 fn fetch(
     snap: &Snapshot,
     q: &Query,
     rowids: Option<&[i64]>,
-) -> Result<Vec<(i64, ClaimRow, Vec<u8>)>> {
+    embedder: &str,
+) -> Result<Vec<(i64, Vec<u8>)>> {
     let mut where_ = vec!["visible = 1".to_string()];
     let mut args: Vec<String> = Vec::new();
     for (col, v) in [
@@ -176,14 +243,27 @@ fn fetch(
         let list: Vec<String> = ids.iter().map(i64::to_string).collect();
         where_.push(format!("rowid IN ({})", list.join(",")));
     }
+    // The hash's vectors are the `embedding` column, a model's are in `claim_vectors`
+    // (absent from snapshots built before models existed: no vectors, an empty blob).
+    let vec_col = if embedder == hash::ID {
+        "embedding".to_string()
+    } else if has_vector_table(snap)? {
+        args.push(embedder.to_string());
+        format!(
+            "COALESCE((SELECT vec FROM claim_vectors v WHERE v.embedder = ?{} AND v.rowid = claims.rowid), x'')",
+            args.len()
+        )
+    } else {
+        "x''".to_string()
+    };
     let sql_text = format!(
-        "SELECT {COLUMNS} FROM claims WHERE {}",
+        "SELECT rowid, {vec_col} FROM claims WHERE {}",
         where_.join(" AND ")
     );
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st
         .query_map(params_from_iter(args.iter()), |r| {
-            Ok((r.get::<_, i64>(0)?, claim_row(r)?, r.get::<_, Vec<u8>>(13)?))
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
         })
         .map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
@@ -237,104 +317,5 @@ pub fn timeline(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::build::build;
-    use super::*;
-    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
-
-    fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
-        ClaimRow {
-            id: id.into(),
-            text: text.into(),
-            claim_type: ClaimType::Environment,
-            subject: subject.into(),
-            scope: ClaimScope::Fleet,
-            status: ClaimStatus::parse(status).unwrap(),
-            independent_sessions: 2,
-            confidence: 0.8,
-            created_at: "2026-11-01T00:00:00.000Z".into(),
-            promoted_at: Some("2026-11-02T00:00:00.000Z".into()),
-            agent: "a".into(),
-            session: "s".into(),
-        }
-    }
-
-    #[test]
-    fn lexical_vector_fusion_and_visibility() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("s.sqlite");
-        let claims = vec![
-            claim(
-                "c1",
-                "cargo test needs RUSTFLAGS=-D warnings",
-                "ci",
-                "promoted",
-            ),
-            claim(
-                "c2",
-                "the integration database is postgres 15",
-                "db",
-                "promoted",
-            ),
-            claim("c3", "secret plan nobody approved", "ci", "proposed"),
-            claim(
-                "c4",
-                "cargo builds are slow without sccache",
-                "ci",
-                "contested",
-            ),
-        ];
-        build(&p, "snap1", "f", "on", &claims, &[]).unwrap();
-        let s = Snapshot::open(&p).unwrap();
-        assert_eq!(s.id, "snap1");
-        let q = |text, k| Query {
-            text,
-            subject: None,
-            claim_type: None,
-            scope: None,
-            k,
-        };
-        let (hits, _) = search(&s, &q("cargo test warnings", 10)).unwrap();
-        assert_eq!(hits[0].claim.id, "c1");
-        assert!(
-            hits.iter().all(|h| h.claim.id != "c3"),
-            "proposed claims are never visible"
-        );
-        let (typo, _) = search(&s, &q("postgress databse", 10)).unwrap();
-        assert_eq!(
-            typo.first().map(|h| h.claim.id.as_str()),
-            Some("c2"),
-            "cosine fallback finds typos"
-        );
-        let (one, truncated) = search(&s, &q("cargo", 1)).unwrap();
-        assert_eq!(one.len(), 1);
-        assert!(truncated);
-        let shadow = d.path().join("shadow.sqlite");
-        build(&shadow, "snap2", "f", "shadow", &claims, &[]).unwrap();
-        let (none, _) = search(&Snapshot::open(&shadow).unwrap(), &q("cargo", 10)).unwrap();
-        assert!(none.is_empty());
-    }
-
-    /// A status this build does not know (a newer writer's) skips its own row, not the read.
-    #[test]
-    fn an_unknown_status_skips_only_its_row() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("s.sqlite");
-        let claims = vec![
-            claim("c1", "postgres needs port 5433", "db", "promoted"),
-            claim("c2", "postgres runs in docker", "db", "promoted"),
-        ];
-        build(&p, "snap", "f", "on", &claims, &[]).unwrap();
-        rusqlite::Connection::open(&p)
-            .unwrap()
-            .execute("UPDATE claims SET status = 'disputed' WHERE id = 'c1'", [])
-            .unwrap();
-        let snap = Snapshot::open(&p).unwrap();
-        let rows = list(&snap, None, 10).unwrap();
-        assert_eq!(
-            rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
-            ["c2"]
-        );
-        assert_eq!(crate::snapshot::top::top(&snap, 5).unwrap().len(), 1);
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;

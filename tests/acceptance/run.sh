@@ -63,6 +63,9 @@ run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
 for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh tests/acceptance/doctor.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
+# The fleet dashboard in headless Chromium (Debian's package, installed by .ci/run); the
+# screenshot lands in $CTXLAKE_ARTIFACTS (default target/dashboard-artifacts).
+run bash tests/acceptance/dashboard.sh "$BIN"
 
 # Three hosts sharing one bucket on a real S3 server (moto, loopback): 500 agents over the
 # CLI and MCP, lease convergence, cross-host promotion, an offline host, kill -9 mid-drain.

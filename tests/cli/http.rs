@@ -3,7 +3,7 @@
 //! fleets kept apart, and initialize → tools/list → tools/call in both protocol eras.
 
 #[path = "http/client.rs"]
-mod client;
+pub mod client;
 
 use std::time::Duration;
 

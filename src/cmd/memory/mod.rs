@@ -7,6 +7,7 @@ use super::GlobalArgs;
 use crate::error::Result;
 
 pub mod list;
+pub mod model;
 pub mod operator;
 pub mod propose;
 pub mod search;
@@ -26,6 +27,9 @@ pub enum MemoryCmd {
     Contest(operator::OperatorArgs),
     #[command(about = "Retire a claim by hand: agents no longer see it")]
     Retire(operator::OperatorArgs),
+    /// The semantic model (all-MiniLM-L6-v2): check what is configured, or install it
+    #[command(subcommand)]
+    Model(model::ModelCmd),
 }
 
 pub fn run(cmd: MemoryCmd, g: &GlobalArgs) -> Result<()> {
@@ -37,5 +41,6 @@ pub fn run(cmd: MemoryCmd, g: &GlobalArgs) -> Result<()> {
         MemoryCmd::Promote(a) => operator::run("promote", a, g),
         MemoryCmd::Contest(a) => operator::run("contest", a, g),
         MemoryCmd::Retire(a) => operator::run("retire", a, g),
+        MemoryCmd::Model(c) => model::run(c, g),
     }
 }

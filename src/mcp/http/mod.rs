@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::mcp::status::{self, ServerEntry};
 use crate::tools::Ctx;
 
+mod dash;
 mod exchange;
 pub(crate) mod guard;
 #[cfg(test)]
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     pub(crate) token_required: bool,
     /// The run file `mcp status` reads, rewritten when the session count changes.
     pub(crate) registration: Mutex<ServerEntry>,
+    /// The dashboard's used login links and cookie sessions.
+    pub(crate) logins: crate::dashboard::login::Logins,
 }
 
 /// One MCP endpoint: `/mcp` (open mode) or `/mcp/<fleet>` (pinned to that fleet).
@@ -103,6 +106,7 @@ pub fn run(ctx: Ctx, opts: &Options) -> Result<()> {
         token_file,
         token_required,
         registration: Mutex::new(status::entry(&ctx)),
+        logins: Default::default(),
         base: ctx,
     };
     serve::run(Arc::new(shared), opts.addr)

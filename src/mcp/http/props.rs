@@ -77,6 +77,7 @@ proptest! {
         match &reply.payload {
             Payload::Empty => {}
             Payload::Json(v) | Payload::Stream(v) => prop_assert!(is_jsonrpc(v), "{v}"),
+            Payload::Raw(ct, _) => prop_assert!(false, "an MCP POST answered a {ct} page"),
         }
     }
 }

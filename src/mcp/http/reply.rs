@@ -10,6 +10,8 @@ pub(crate) enum Payload {
     Json(Value),
     /// `text/event-stream`: this message as the first event, then held open (subscriptions).
     Stream(Value),
+    /// A dashboard page or asset: its content type and bytes.
+    Raw(&'static str, hyper::body::Bytes),
 }
 
 pub(crate) struct Reply {
@@ -43,6 +45,19 @@ impl Reply {
         }
     }
 
+    /// A dashboard page or asset, with its content type.
+    pub(crate) fn raw(
+        status: u16,
+        content_type: &'static str,
+        body: impl Into<hyper::body::Bytes>,
+    ) -> Reply {
+        Reply {
+            status,
+            headers: Vec::new(),
+            payload: Payload::Raw(content_type, body.into()),
+        }
+    }
+
     /// A JSON-RPC error frame as the body of an HTTP error status.
     pub(crate) fn rpc_error(status: u16, id: Value, code: i64, message: &str) -> Reply {
         Reply::json(status, jsonrpc::error(id, code, message, None))
@@ -63,7 +78,7 @@ impl Reply {
     pub(crate) fn body(&self) -> Option<&Value> {
         match &self.payload {
             Payload::Json(v) | Payload::Stream(v) => Some(v),
-            Payload::Empty => None,
+            Payload::Empty | Payload::Raw(..) => None,
         }
     }
 }

@@ -57,11 +57,14 @@ pub(crate) async fn answer(sh: Arc<Shared>, req: Request<Incoming>) -> Reply {
             "Forbidden: the Host or Origin header names a site that is not this server",
         );
     }
+    if let Some(page) = super::dash::target(parts.uri.path()) {
+        return super::dash::answer(sh, &parts, page).await;
+    }
     let Some(target) = target(parts.uri.path()) else {
         return Reply::refusal(
             404,
             "not_found",
-            "no such endpoint: use /mcp or /mcp/<fleet>",
+            "no such endpoint: use /mcp or /mcp/<fleet> (or / for the dashboard)",
         );
     };
     let (fleet, health) = match target {
@@ -104,7 +107,7 @@ fn health_reply(method: &Method, sh: &Shared) -> Reply {
 }
 
 /// With a token configured (always, off loopback), the request must present it.
-fn authorize(sh: &Shared, h: &HeaderMap) -> Result<(), Reply> {
+pub(crate) fn authorize(sh: &Shared, h: &HeaderMap) -> Result<(), Reply> {
     let presented = token::bearer(header(h, "authorization"));
     let ok = match token::read(&sh.token_file) {
         Ok(Some(t)) => presented.is_some_and(|p| token::matches(p, &t)),

@@ -126,6 +126,7 @@ async fn handle(
 fn response(reply: Reply) -> Response<Out> {
     let (content_type, body) = match reply.payload {
         Payload::Empty => (None, Out::Full(None)),
+        Payload::Raw(ct, bytes) => (Some(ct), Out::Full(Some(bytes))),
         Payload::Json(v) => (
             Some("application/json"),
             Out::Full(Some(Bytes::from(v.to_string()))),

@@ -18,6 +18,7 @@ pub(super) fn shared(dir: &std::path::Path) -> Shared {
         token_file: dir.join("mcp-token"),
         token_required: false,
         registration: Mutex::new(status::entry(&ctx)),
+        logins: Default::default(),
         base: ctx,
     }
 }

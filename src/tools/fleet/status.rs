@@ -98,6 +98,11 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
     let lake_now = now + roster.lake_clock_offset_ms;
     let idle_ms = ctx.config.idle_secs as i64 * 1000;
     let standing = leases::resolve(&roster.agents, lake_now);
+    // Each agent's standings, in resolution order: one pass, not one scan per agent.
+    let mut by_agent: Vec<Vec<&leases::Standing>> = vec![Vec::new(); roster.agents.len()];
+    for s in &standing {
+        by_agent[s.agent].push(s);
+    }
     let mut rows = Vec::new();
     for (ai, p) in roster.agents.iter().enumerate() {
         let seen = crate::time::parse_rfc3339(&p.last_seen).unwrap_or(i64::MIN);
@@ -105,9 +110,8 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
             continue;
         }
         let you = p.agent == ctx.scope.agent && p.session == ctx.scope.session;
-        let leases = standing
+        let leases = by_agent[ai]
             .iter()
-            .filter(|s| s.agent == ai)
             .map(|s| {
                 let l = &p.leases[s.lease];
                 let holder = match &s.state {

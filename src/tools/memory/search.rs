@@ -9,7 +9,7 @@ use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::memory::render;
 use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
 use crate::rules;
-use crate::snapshot::search::{Query, search};
+use crate::snapshot::search::{Query, search_with};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
@@ -110,7 +110,15 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         scope: input.scope.map(ClaimScope::as_str),
         k,
     };
-    let (hits, truncated) = match search(&snap, &q) {
+    // The model loads here, on the first search (then kept for the process), never in the hook.
+    let (embedder, fallback) = crate::snapshot::embed::select::for_snapshot(
+        &ctx.paths,
+        &ctx.config,
+        snap.model_embedder.as_deref(),
+    );
+    out.note = fallback;
+    let ranking = crate::snapshot::rank::shipped(embedder.id());
+    let (hits, truncated) = match search_with(&snap, &q, embedder.as_ref(), ranking) {
         Ok(r) => r,
         Err(e) => {
             out.note = Some(format!(

@@ -1,19 +1,27 @@
-//! Embeddings behind one trait. The built-in embedder is a deterministic,
-//! dependency-free feature hash of words and character trigrams: lexical, not
-//! semantic, but it tolerates typos and inflections. A real model can replace it.
+//! The built-in embedder: a deterministic, dependency-free feature hash of words and
+//! character trigrams. Lexical, not semantic, but it tolerates typos and inflections,
+//! needs no model, and is what a snapshot falls back to.
 
-pub const DIM: usize = 256;
+use super::Embedder;
 
-pub trait Embedder {
-    /// A unit-length vector (all zeros for text without features).
-    fn embed(&self, text: &str) -> [f32; DIM];
-}
+pub(crate) const ID: &str = "hash-v1";
+pub(crate) const DIM: usize = 256;
 
 pub struct HashEmbedder;
 
 impl Embedder for HashEmbedder {
-    fn embed(&self, text: &str) -> [f32; DIM] {
-        let mut v = [0f32; DIM];
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+        Ok(texts.iter().map(|t| self.embed(t)).collect())
+    }
+}
+
+impl HashEmbedder {
+    /// A unit-length vector (all zeros for text without features).
+    pub fn embed(&self, text: &str) -> Vec<f32> {
+        let mut v = vec![0f32; DIM];
         let lower = text.to_lowercase();
         for word in lower
             .split(|c: char| !c.is_alphanumeric())
@@ -37,7 +45,7 @@ impl Embedder for HashEmbedder {
     }
 }
 
-fn add(v: &mut [f32; DIM], feature: &[u8], weight: f32) {
+fn add(v: &mut [f32], feature: &[u8], weight: f32) {
     // FNV-1a: stable across platforms and releases, unlike std's hasher.
     let h = feature.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
@@ -46,28 +54,9 @@ fn add(v: &mut [f32; DIM], feature: &[u8], weight: f32) {
     v[(h % DIM as u64) as usize] += sign * weight;
 }
 
-/// Quantize a unit vector to i8 (what the snapshot stores: 256 bytes a claim).
-pub fn quantize(v: &[f32; DIM]) -> Vec<u8> {
-    v.iter()
-        .map(|x| ((x * 127.0).round().clamp(-127.0, 127.0) as i8) as u8)
-        .collect()
-}
-
-/// Cosine of a float query against a stored quantized vector.
-pub fn cosine_q(q: &[f32; DIM], stored: &[u8]) -> f32 {
-    if stored.len() != DIM {
-        return 0.0;
-    }
-    let dot: f32 = q
-        .iter()
-        .zip(stored)
-        .map(|(a, b)| a * (*b as i8) as f32)
-        .sum();
-    dot / 127.0
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::{cosine_q, quantize};
     use super::*;
 
     #[test]
@@ -80,6 +69,6 @@ mod tests {
         let near = cosine_q(&q, &quantize(&a));
         let far = cosine_q(&q, &quantize(&e.embed("the database migration is slow")));
         assert!(near > far + 0.2, "near {near} far {far}");
-        assert_eq!(e.embed("  "), [0f32; DIM]);
+        assert_eq!(e.embed("  "), vec![0f32; DIM]);
     }
 }

@@ -1,0 +1,125 @@
+"""Semantic memory costs with a release binary and an installed all-MiniLM-L6-v2.
+
+usage: python3 benches/semantic_bench.py CTXLAKE_BIN MODEL_DIR [--claims 10000] [--queries 50]
+
+In a fresh CTXLAKE_HOME: writes N claim events straight into a file lake, then times
+`maint` with the hash embedder, with MiniLM (everything embedded), and again after one
+claim changed (incremental, from the vector cache); model check (cold: verified by sha256;
+warm: remembered); `memory search` as a cold CLI process; and per-query latency warm in one
+`ctxlake mcp` session (the first call loads the model). Peak RSS from /usr/bin/time-like
+getrusage of children. Prints one line per measure.
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOPICS = ["CI", "the database", "the build", "the deploy", "the frontend", "auth", "the cache",
+          "the queue", "the linter", "the test suite"]
+FACTS = ["needs {n} workers", "times out after {n} seconds", "runs on port {n}",
+         "is pinned to version {n}", "fails without flag opt{n}", "keeps {n} days of logs"]
+
+
+def claim_text(i):
+    return f"{TOPICS[i % len(TOPICS)]} {FACTS[i // len(TOPICS) % len(FACTS)].format(n=i)}"
+
+
+def write_events(lake, n):
+    d = os.path.join(lake, "claims", "default", "events")
+    os.makedirs(d, exist_ok=True)
+    for i in range(n):
+        ev = {"id": f"01BENCH{i:08d}", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose",
+              "agent": "a", "session": f"s{i}",
+              "payload": {"claim": claim_text(i), "type": "environment", "subject": f"s{i % 50}",
+                          "evidence": [{"session_id": f"s{i}", "message_id": "m"}]}}
+        with open(os.path.join(d, f"01BENCH{i:08d}.json"), "w") as f:
+            json.dump(ev, f)
+
+
+def run(bin_, env, *args, check=True):
+    t0 = time.perf_counter()
+    p = subprocess.run([bin_, *args], env=env, capture_output=True, text=True)
+    ms = (time.perf_counter() - t0) * 1000
+    if check and p.returncode != 0:
+        sys.exit(f"{args} failed: {p.stderr}")
+    return ms, p.stdout
+
+
+def frame(id_, method, params=None):
+    m = {"jsonrpc": "2.0", "method": method, "id": id_}
+    if params is not None:
+        m["params"] = params
+    return (json.dumps(m) + "\n").encode()
+
+
+def mcp_latencies(bin_, env, queries):
+    p = subprocess.Popen([bin_, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=env)
+    p.stdin.write(frame(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                          "clientInfo": {"name": "b", "version": "1"}}))
+    p.stdin.flush()
+    p.stdout.readline()
+    out = []
+    for i, q in enumerate(queries):
+        t0 = time.perf_counter()
+        p.stdin.write(frame(10 + i, "tools/call", {"name": "memory_search",
+                                                    "arguments": {"query": q, "k": 5}}))
+        p.stdin.flush()
+        line = p.stdout.readline()
+        out.append((time.perf_counter() - t0) * 1000)
+        if i == 0 and b"isError\":true" in line:
+            sys.exit(f"memory_search failed: {line[:300]}")
+    p.stdin.close()
+    p.wait()
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("model")
+    ap.add_argument("--claims", type=int, default=10000)
+    ap.add_argument("--queries", type=int, default=50)
+    a = ap.parse_args()
+    home = tempfile.mkdtemp(prefix="semantic-bench-")
+    env = dict(os.environ, CTXLAKE_HOME=home, CTXLAKE_MODEL_DIR=a.model, CTXLAKE_EMBEDDER="hash")
+    lake = os.path.join(home, "lake")
+    write_events(lake, a.claims)
+    ms, _ = run(a.bin, env, "maint", "--only", "default")
+    print(f"maint {a.claims} claims, hash only: {ms:.0f} ms")
+    env["CTXLAKE_EMBEDDER"] = "minilm"
+    ms, _ = run(a.bin, env, "memory", "model", "check")
+    print(f"model check, first (sha256 verified): {ms:.0f} ms wall")
+    ms, _ = run(a.bin, env, "memory", "model", "check")
+    print(f"model check, warm (verified marker): {ms:.0f} ms wall")
+    ms, out = run(a.bin, env, "maint", "--only", "default", "--json")
+    print(f"maint {a.claims} claims, MiniLM re-embedding all: {ms / 1000:.1f} s "
+          f"({json.loads(out)['fleets'][0]['outcome']})")
+    write_events_one = os.path.join(lake, "claims", "default", "events", "01BENCHXXXXXXXX.json")
+    with open(write_events_one, "w") as f:
+        json.dump({"id": "01BENCHXXXXXXXX", "at": "2026-11-29T00:00:01.000Z", "kind": "memory_propose",
+                   "agent": "a", "session": "sx", "payload": {"claim": "the staging cluster sleeps at night",
+                   "type": "environment", "subject": "infra",
+                   "evidence": [{"session_id": "sx", "message_id": "m"}]}}, f)
+    ms, _ = run(a.bin, env, "maint", "--only", "default")
+    print(f"maint after one new claim (incremental, cached vectors): {ms:.0f} ms")
+    run(a.bin, env, "sync")
+    cli = [run(a.bin, env, "memory", "search", "why is the linter failing in CI")[0] for _ in range(5)]
+    print(f"CLI memory search, cold process: median {statistics.median(cli):.0f} ms, max {max(cli):.0f} ms")
+    qs = [f"{TOPICS[i % len(TOPICS)]} problem number {i}" for i in range(a.queries)]
+    lat = mcp_latencies(a.bin, env, qs)
+    warm = sorted(lat[1:])
+    print(f"mcp memory_search: first call (loads the model) {lat[0]:.0f} ms; warm p50 "
+          f"{statistics.median(warm):.1f} ms, p95 {warm[int(len(warm) * 0.95) - 1]:.1f} ms")
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak RSS of any child process: {rss:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

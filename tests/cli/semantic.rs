@@ -1,0 +1,103 @@
+//! Semantic memory end to end: a missing model falls back to the hash with a note (never
+//! an error), `memory model install` + `[memory] embedder = "minilm"` make the next
+//! `maint` republish with MiniLM vectors, and a paraphrase then finds its claim. The
+//! model part skips loudly without `CTXLAKE_TEST_MODEL_DIR` (`.ci/run` sets it).
+
+use std::io::Write;
+
+use serde_json::json;
+
+use crate::common::Env;
+
+const CLAIM: &str =
+    "CI runs clippy with RUSTFLAGS=-D warnings, so any new warning fails the pipeline";
+const PARAPHRASE: &str = "why does the linter break the build in continuous integration";
+
+fn propose_twice(env: &mut Env) {
+    for (a, s) in [("a1", "s1"), ("a2", "s2")] {
+        let ev = json!([{"session_id": s, "message_id": "m1"}]).to_string();
+        env.as_agent(a, s)
+            .cmd()
+            .args([
+                "memory",
+                "propose",
+                CLAIM,
+                "--type",
+                "environment",
+                "--subject",
+                "ci",
+            ])
+            .args(["--evidence-json", &ev])
+            .assert()
+            .success();
+    }
+    env.cmd().arg("sync").assert().success();
+}
+
+fn maint(env: &Env) -> serde_json::Value {
+    let v = env.json(&["maint"]);
+    env.cmd().arg("sync").assert().success();
+    v["fleets"][0].clone()
+}
+
+#[test]
+fn a_missing_model_falls_back_then_minilm_finds_the_paraphrase() {
+    let mut env = Env::new();
+    env.extra.push(("CTXLAKE_EMBEDDER".into(), "minilm".into()));
+    propose_twice(&mut env);
+    let first = maint(&env);
+    assert_eq!(first["outcome"], "published");
+    assert!(
+        first["note"].as_str().unwrap().contains("cannot be used"),
+        "{first}"
+    );
+    let out = env
+        .cmd()
+        .args(["memory", "search", PARAPHRASE])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "a search never fails on the model");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("hash embedder"), "{stderr}");
+    let check = env
+        .cmd()
+        .args(["memory", "model", "check"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1), "an unusable model is refused");
+    assert!(String::from_utf8_lossy(&check.stdout).contains("unusable"));
+
+    let Some(model) = std::env::var_os("CTXLAKE_TEST_MODEL_DIR") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!! SKIPPED the MiniLM half of a_missing_model_falls_back_then_minilm_finds_the_paraphrase: \
+             set CTXLAKE_TEST_MODEL_DIR (.ci/run does) !!!!\n"
+        );
+        return;
+    };
+    let model = model.to_string_lossy().to_string();
+    env.cmd()
+        .args(["memory", "model", "install", "--from", &model])
+        .assert()
+        .success();
+    let v = env.json(&["memory", "model", "check"]);
+    assert_eq!(
+        (v["loaded"].clone(), v["dim"].clone()),
+        (json!(true), json!(384))
+    );
+    let second = maint(&env);
+    assert_eq!(
+        second["outcome"], "published",
+        "a new embedder republishes: {second}"
+    );
+    assert_ne!(first["snapshot_id"], second["snapshot_id"]);
+    assert!(second.get("note").is_none(), "{second}");
+    assert_eq!(maint(&env)["outcome"], "unchanged", "then it is stable");
+    let v = env.json(&["memory", "search", PARAPHRASE]);
+    assert!(v.get("note").is_none(), "{v}");
+    assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
+    // Back to the hash: the snapshot's hash vectors serve, with no note.
+    env.extra[0].1 = "hash".into();
+    let v = env.json(&["memory", "search", "clippy warnings"]);
+    assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
+}
