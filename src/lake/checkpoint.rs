@@ -25,6 +25,21 @@ pub(crate) struct Checkpoint {
     pub events_mark: Mark,
     pub feed_mark: Mark,
     pub events: Vec<Event>,
+    /// The snapshot `maint` published (or found published) from exactly `events`: an
+    /// idle `maint` whose latest manifest still names it skips the fold.
+    #[serde(default)]
+    pub published: Option<Published>,
+}
+
+/// What the fold of a checkpoint's events published, and its report's counts.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Published {
+    /// The fold's digest: the snapshot id is derived from it and the embedder.
+    pub state_digest: String,
+    pub mode: String,
+    pub claims: usize,
+    pub promoted: usize,
+    pub contested: usize,
 }
 
 /// The events of a fleet, from a checkpoint and the lake after it.
@@ -34,6 +49,8 @@ pub(crate) struct Loaded {
     pub fresh: usize,
     /// The checkpoint key this run started from, if any.
     pub base: Option<String>,
+    /// `checkpoint.published` as loaded: a changed one is worth a new checkpoint.
+    pub base_published: Option<Published>,
 }
 
 fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
@@ -68,6 +85,7 @@ fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
 pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
     let now = store.now_ms()?;
     let base = latest(paths, store, fleet)?;
+    super::trace::mark("checkpoint list");
     let (base, mut cp) = match base.as_deref().and_then(|k| read(store, k)) {
         Some(cp) => (base, cp),
         // No checkpoint, or an unreadable one: list every event; the feed from now on.
@@ -82,11 +100,13 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
     };
     let events_prefix = keys::claim_events(fleet);
     let feed_prefix = keys::feed(fleet);
+    super::trace::mark("checkpoint read+parse");
     let listed = cp.events_mark.scan(store, &events_prefix)?;
     let feed = cp.feed_mark.scan(store, &feed_prefix)?;
     let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
     let fed = watermark::feed_keys(store, &feed)?;
     keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
+    super::trace::mark("event+feed list");
     let mut by_id: BTreeMap<String, Event> = std::mem::take(&mut cp.events)
         .into_iter()
         .map(|e| (e.id.clone(), e))
@@ -101,12 +121,17 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
         }
     }
     let fresh = by_id.len() - before;
+    if fresh > 0 {
+        cp.published = None; // it described the fold of fewer events
+    }
+    super::trace::mark("event reads+merge");
     cp.events = by_id.into_values().collect();
     cp.events_mark
         .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
     cp.feed_mark
         .advance(&feed_prefix, now, feed.iter().map(|o| o.key.as_str()));
     Ok(Loaded {
+        base_published: cp.published.clone(),
         checkpoint: cp,
         fresh,
         base,
@@ -116,12 +141,13 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
 /// Write a new checkpoint when this run folded events its base did not hold.
 pub(crate) fn save(paths: &Paths, store: &dyn Store, fleet: &str, l: &Loaded) -> Result<()> {
     let key = match (&l.base, l.fresh) {
-        (Some(base), 0) => base.clone(),
+        (Some(base), 0) if l.checkpoint.published == l.base_published => base.clone(),
         _ => {
             let body = serde_json::to_vec(&l.checkpoint).unwrap_or_default();
             let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
             store.create(&key, &body)?;
             store.flush()?;
+            super::trace::mark("checkpoint write");
             key
         }
     };

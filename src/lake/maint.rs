@@ -2,6 +2,7 @@
 //! creating the next numbered manifest. Idempotent by content: an unchanged state
 //! publishes nothing, and two hosts racing publish one manifest per sequence number.
 
+use super::checkpoint::{Loaded, Published};
 use super::keys;
 use super::manifest::{self, Manifest};
 use super::store::{Created, Store};
@@ -24,6 +25,9 @@ pub struct MaintReport {
     /// Why the configured embedder's vectors are missing (model unusable), if they are.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Digest of the folded state (the snapshot id before the embedder's part).
+    #[serde(skip)]
+    pub state_digest: Option<String>,
 }
 
 pub fn maint(
@@ -33,17 +37,70 @@ pub fn maint(
     fleet: &str,
     writer: &str,
 ) -> Result<MaintReport> {
-    let loaded = super::checkpoint::load(paths, store, fleet)?;
-    let report = publish(
-        paths,
-        config,
-        store,
-        fleet,
-        writer,
-        &loaded.checkpoint.events,
-    )?;
+    super::trace::start();
+    let mut loaded = super::checkpoint::load(paths, store, fleet)?;
+    let report = match unchanged(paths, config, store, fleet, &loaded)? {
+        Some(r) => r,
+        None => publish(
+            paths,
+            config,
+            store,
+            fleet,
+            writer,
+            &loaded.checkpoint.events,
+        )?,
+    };
+    loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
+        state_digest: d.clone(),
+        mode: config.memory_mode.as_str().into(),
+        claims: report.claims,
+        promoted: report.promoted,
+        contested: report.contested,
+    });
     super::checkpoint::save(paths, store, fleet, &loaded)?;
     Ok(report)
+}
+
+/// The report of an idle run, without folding: no event is new since the checkpoint,
+/// which records the snapshot its events folded into under this memory mode, and the
+/// latest manifest still names that snapshot. `None`: fold and publish.
+fn unchanged(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    loaded: &Loaded,
+) -> Result<Option<MaintReport>> {
+    let cp = &loaded.checkpoint;
+    let Some(p) = cp.published.as_ref().filter(|p| {
+        loaded.base.is_some() && loaded.fresh == 0 && p.mode == config.memory_mode.as_str()
+    }) else {
+        return Ok(None);
+    };
+    if p.state_digest.len() != 64 {
+        return Ok(None); // not a digest: fold
+    }
+    // The snapshot id also names the embedder: a new model (or a lost one) republishes.
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    let snapshot_id = vectors.snapshot_id(&p.state_digest);
+    let Some(latest) = manifest::latest_manifest(store, fleet)?
+        .filter(|m| m.snapshot_id == snapshot_id && m.mode == p.mode)
+    else {
+        return Ok(None);
+    };
+    super::trace::mark("unchanged: latest manifest");
+    Ok(Some(MaintReport {
+        fleet: fleet.into(),
+        events: cp.events.len(),
+        claims: p.claims,
+        promoted: p.promoted,
+        contested: p.contested,
+        outcome: "unchanged".into(),
+        snapshot_id: Some(snapshot_id),
+        seq: Some(latest.seq),
+        note: vectors.note,
+        state_digest: Some(p.state_digest.clone()),
+    }))
 }
 
 /// Fold `events`, run the gate and publish the snapshot unless it is unchanged.
@@ -56,6 +113,7 @@ fn publish(
     events: &[super::claims::Event],
 ) -> Result<MaintReport> {
     let folded = crate::memory::gate::fold(events);
+    super::trace::mark("fold");
     let count = |s: ClaimStatus| folded.claims.iter().filter(|c| c.status == s).count();
     let mut report = MaintReport {
         fleet: fleet.into(),
@@ -71,11 +129,15 @@ fn publish(
     }
     let mode = config.memory_mode.as_str();
     let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
+    let digest = crate::digest::sha256_hex(&state);
     let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
     report.note = vectors.note.clone();
-    let snapshot_id = vectors.snapshot_id(&crate::digest::sha256_hex(&state));
+    let snapshot_id = vectors.snapshot_id(&digest);
+    report.state_digest = Some(digest);
     report.snapshot_id = Some(snapshot_id.clone());
+    super::trace::mark("state digest");
     let latest = manifest::latest_manifest(store, fleet)?;
+    super::trace::mark("latest manifest");
     if latest
         .as_ref()
         .is_some_and(|m| m.snapshot_id == snapshot_id)
@@ -105,6 +167,7 @@ fn publish(
     .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
     let _ = std::fs::remove_file(&tmp);
     let bytes = built?;
+    super::trace::mark("snapshot build");
     let sha = crate::digest::sha256_hex(&bytes);
     let key = keys::snapshot(fleet, &sha);
     store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
@@ -126,6 +189,7 @@ fn publish(
         match store.create(&keys::manifest(fleet, seq), &body)? {
             Created::Yes(_) => {
                 store.flush()?;
+                super::trace::mark("snapshot+manifest publish");
                 report.outcome = "published".into();
                 report.seq = Some(seq);
                 return Ok(report);
@@ -158,10 +222,10 @@ fn publish(
 mod tests {
     use super::*;
     use crate::lake::store::LocalStore;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
-    #[test]
-    fn publish_is_idempotent_and_races_settle() {
+    /// A lake holding one claim event, and that event.
+    fn one_claim() -> (tempfile::TempDir, Paths, LocalStore, Value) {
         let d = tempfile::tempdir().unwrap();
         let paths = Paths::with_overrides(d.path().join("home"), None, None);
         let store = LocalStore::open(&d.path().join("lake")).unwrap();
@@ -170,6 +234,12 @@ mod tests {
         store
             .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
             .unwrap();
+        (d, paths, store, ev)
+    }
+
+    #[test]
+    fn publish_is_idempotent_and_races_settle() {
+        let (_d, paths, store, ev) = one_claim();
         let cfg = Config::default();
         let r = maint(&paths, &cfg, &store, "f", "w1").unwrap();
         assert_eq!(
@@ -197,5 +267,33 @@ mod tests {
             maint(&paths, &off, &store, "f", "w1").unwrap().outcome,
             "off"
         );
+    }
+
+    /// An idle run skips the fold only while nothing it depends on moved: a new memory
+    /// mode or a newer manifest of another state, with no new event, still publishes.
+    #[test]
+    fn an_idle_run_skips_the_fold_only_when_nothing_moved() {
+        let (_d, paths, store, _) = one_claim();
+        let on = Config::default();
+        let first = maint(&paths, &on, &store, "f", "w1").unwrap();
+        let idle = maint(&paths, &on, &store, "f", "w1").unwrap();
+        assert_eq!((idle.outcome.as_str(), idle.seq), ("unchanged", Some(1)));
+        assert_eq!(
+            (idle.snapshot_id, idle.claims, idle.promoted, idle.events),
+            (first.snapshot_id.clone(), 1, 1, 1)
+        );
+        let shadow = Config {
+            memory_mode: MemoryMode::Shadow,
+            ..Config::default()
+        };
+        let r = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((r.outcome.as_str(), r.seq), ("published", Some(2)));
+        assert_ne!(r.snapshot_id, first.snapshot_id);
+        // Another host published another state on top: ours is published again.
+        store.create(&keys::manifest("f", 3), br#"{"seq":3,"snapshot_id":"other","key":"k","sha256":"x","writer":"w9","built_at":"t","mode":"shadow","claims":0}"#).unwrap();
+        let r = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((r.outcome.as_str(), r.seq), ("published", Some(4)));
+        let idle = maint(&paths, &shadow, &store, "f", "w1").unwrap();
+        assert_eq!((idle.outcome.as_str(), idle.seq), ("unchanged", Some(4)));
     }
 }

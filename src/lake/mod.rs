@@ -22,6 +22,7 @@ pub mod s3;
 #[cfg(test)]
 mod sim;
 pub mod store;
+pub(crate) mod trace;
 pub(crate) mod watermark;
 
 pub use store::{LocalStore, Store};

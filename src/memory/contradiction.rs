@@ -63,6 +63,12 @@ impl Statement {
         s
     }
 
+    /// Two statements can contradict only when this is equal and `Some` (the content
+    /// words): the gate indexes promoted claims by it instead of comparing every pair.
+    pub(crate) fn words(&self) -> Option<&BTreeSet<String>> {
+        Some(&self.words).filter(|w| !w.is_empty())
+    }
+
     /// Rule 1 or rule 2 of the module header; symmetric.
     pub(crate) fn contradicts(&self, other: &Statement) -> bool {
         if self.words.is_empty() || self.words != other.words {

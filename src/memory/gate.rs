@@ -4,7 +4,7 @@
 //! `preference` only by a person, `hypothesis` never; a claim that contradicts a
 //! promoted one on the same subject makes both CONTESTED (the newest never silently wins).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -172,13 +172,19 @@ impl Gate {
     }
 
     /// Pass 2: the gate, in the order claims first appeared. Promoted claims are indexed by
-    /// subject with their parsed statements, so each candidate meets only its own subject's.
+    /// subject and content words (only equal words can contradict), with their parsed
+    /// statements, so each candidate meets only the few it could contradict.
     fn promote(&mut self) {
-        let mut promoted: HashMap<String, Vec<(String, Statement)>> = HashMap::new();
+        type Key = (String, BTreeSet<String>);
+        let mut promoted: HashMap<Key, Vec<(String, Statement)>> = HashMap::new();
         for id in self.order.clone() {
             let b = &self.claims[&id];
-            let subject = b.row.subject.to_lowercase();
             let statement = Statement::parse(&b.row.text);
+            // Without content words nothing contradicts it: an empty set matches nothing.
+            let subject = (
+                b.row.subject.to_lowercase(),
+                statement.words().cloned().unwrap_or_default(),
+            );
             let (ty, n, at) = (
                 b.row.claim_type,
                 b.independent.len(),
@@ -208,7 +214,9 @@ impl Gate {
                 b.row.promoted_at = Some(at.clone());
                 let ev = timeline(&b.row, &at, "claim_promoted", "gate", "gate");
                 self.out.events.push(ev);
-                promoted.entry(subject).or_default().push((id, statement));
+                if statement.words().is_some() {
+                    promoted.entry(subject).or_default().push((id, statement));
+                }
             }
         }
     }
