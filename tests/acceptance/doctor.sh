@@ -8,25 +8,10 @@
 #   a runtime whose CLI is missing is SKIPPED. Exit status is non-zero on any failure.
 set -uo pipefail
 
-CTXLAKE=${1:?usage: doctor.sh /abs/ctxlake /abs/bin-dir [runtime…]}
-BIN=${2:?usage: doctor.sh /abs/ctxlake /abs/bin-dir [runtime…]}
-shift 2
-RUNTIMES=("${@:-claude-code gemini hermes}")
-read -r -a RUNTIMES <<<"${RUNTIMES[*]}"
-CTXLAKE=$(readlink -f "$CTXLAKE")
-export PATH="$BIN:$PATH" CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 NO_COLOR=1
-FAILED=0
-
-say() { printf '%s\n' "$*" >&2; }
-fail() { say "FAIL $RT: $*"; FAILED=1; }
-strip() { sed -E 's/\x1b\[[0-9;?]*[A-Za-z]//g'; }
-
-fresh() {
-  T=$(mktemp -d)
-  mkdir -p "$T/proj" && git -C "$T/proj" init -q
-  export HOME=$T CTXLAKE_HOME=$T/.ctxlake
-  unset CODEX_HOME HERMES_HOME GEMINI_CLI_HOME CLAUDE_CONFIG_DIR XDG_CONFIG_HOME CTXLAKE_STORE
-}
+USAGE="doctor.sh /abs/ctxlake /abs/bin-dir [runtime…]"
+DEFAULT_RUNTIMES="claude-code gemini hermes"
+# shellcheck source=tests/acceptance/runtime_harness.sh
+source "$(dirname "$0")/runtime_harness.sh"
 
 ctx() { (cd "$T/proj" && "$CTXLAKE" "$@"); }
 

@@ -13,26 +13,10 @@
 #   ACCEPT_KEEP=1               keep the temp dirs for inspection.
 set -uo pipefail
 
-CTXLAKE=${1:?usage: runtimes.sh /abs/ctxlake /abs/bin-dir [runtime…]}
-BIN=${2:?usage: runtimes.sh /abs/ctxlake /abs/bin-dir [runtime…]}
-shift 2
-RUNTIMES=("${@:-claude-code gemini opencode hermes codex}")
-read -r -a RUNTIMES <<<"${RUNTIMES[*]}"
-CTXLAKE=$(readlink -f "$CTXLAKE")
-export PATH="$BIN:$PATH" CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 NO_COLOR=1
-FAILED=0
-
-say() { printf '%s\n' "$*" >&2; }
-fail() { say "FAIL $RT: $*"; FAILED=1; }
-strip() { sed -E 's/\x1b\[[0-9;?]*[A-Za-z]//g'; }
-
-# A fresh HOME with a project dir; pre-seeded files are snapshotted for the byte check.
-fresh() {
-  T=$(mktemp -d)
-  mkdir -p "$T/proj" && git -C "$T/proj" init -q
-  export HOME=$T CTXLAKE_HOME=$T/.ctxlake
-  unset CODEX_HOME HERMES_HOME GEMINI_CLI_HOME CLAUDE_CONFIG_DIR XDG_CONFIG_HOME
-}
+USAGE="runtimes.sh /abs/ctxlake /abs/bin-dir [runtime…]"
+DEFAULT_RUNTIMES="claude-code gemini opencode hermes codex"
+# shellcheck source=tests/acceptance/runtime_harness.sh
+source "$(dirname "$0")/runtime_harness.sh"
 
 snapshot() { mkdir -p "$T/.snap"; for f in "$@"; do cp -p "$f" "$T/.snap/$(basename "$f")"; done; }
 same_as_snapshot() {
