@@ -44,6 +44,17 @@ pub fn encode(ms: u64, rand: u128) -> String {
         .collect()
 }
 
+/// The millisecond time a ULID carries (its first 10 characters), if `s` is a ULID.
+pub fn time_ms(s: &str) -> Option<i64> {
+    if !is_ulid(s) {
+        return None;
+    }
+    s.bytes().take(10).try_fold(0i64, |acc, c| {
+        let v = ALPHABET.iter().position(|&a| a == c)?;
+        Some((acc << 5) | v as i64)
+    })
+}
+
 /// True when `s` looks like a ULID (26 Crockford base32 characters).
 pub fn is_ulid(s: &str) -> bool {
     s.len() == 26 && s.bytes().all(|b| ALPHABET.contains(&b))
@@ -68,5 +79,10 @@ mod tests {
     fn encoding_is_known() {
         assert_eq!(encode(0, 0), "00000000000000000000000000");
         assert_eq!(encode(1, 0), "00000000010000000000000000");
+        assert_eq!(
+            time_ms(&encode(1_700_000_000_123, 42)),
+            Some(1_700_000_000_123)
+        );
+        assert_eq!(time_ms("not-a-ulid"), None);
     }
 }

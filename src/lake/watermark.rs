@@ -84,12 +84,7 @@ fn floor(prefix: &str, ms: i64) -> String {
 
 /// The time in a key's ULID name (`…/<ULID>.json`), if it has one.
 pub(crate) fn key_ms(key: &str) -> Option<i64> {
-    let stem = keys::stem(key);
-    let head = stem.get(..10).filter(|_| crate::ulid::is_ulid(stem))?;
-    const ALPHABET: &str = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    head.chars().try_fold(0i64, |acc, c| {
-        ALPHABET.find(c).map(|v| (acc << 5) | v as i64)
-    })
+    crate::ulid::time_ms(keys::stem(key))
 }
 
 /// Whether a watermark reader might miss `key`, which landed (or was found) at `landed_ms`.

@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+use object_store::{ObjectStore, PutMode, PutOptions, PutPayload};
 
 use super::S3Store;
 use crate::error::{Error, Result};
@@ -93,14 +93,11 @@ fn backoff(attempt: u32) -> Duration {
 /// `Some(Yes)` if the object holds exactly our bytes, `Some(Exists)` if other bytes,
 /// `None` if there is no object.
 async fn read_back(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Option<Created>> {
-    let path = s.path(key)?;
-    s.count();
-    s.gets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let got = async { s.os.get(&path).await?.bytes().await }.await;
-    match got {
-        Ok(b) if b == bytes => Ok(Some(Created::Yes(0))),
-        Ok(_) => Ok(Some(Created::Exists)),
-        Err(object_store::Error::NotFound { .. }) => Ok(None),
-        Err(e) => Err(s.fail("read", key, e)),
-    }
+    Ok(s.get_async(key).await?.map(|(b, _)| {
+        if b == bytes {
+            Created::Yes(0)
+        } else {
+            Created::Exists
+        }
+    }))
 }
