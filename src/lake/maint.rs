@@ -39,7 +39,8 @@ pub fn maint(
 ) -> Result<MaintReport> {
     super::trace::start();
     let mut loaded = super::checkpoint::load(paths, store, fleet)?;
-    let report = match unchanged(paths, config, store, fleet, &loaded)? {
+    let mut latest = Latest::new(store, fleet);
+    let report = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
         Some(r) => r,
         None => publish(
             paths,
@@ -48,6 +49,7 @@ pub fn maint(
             fleet,
             writer,
             &loaded.checkpoint.events,
+            &mut latest,
         )?,
     };
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
@@ -61,15 +63,40 @@ pub fn maint(
     Ok(report)
 }
 
+/// The latest manifest, read from the store at most once per run: the idle check and
+/// the publish both need it.
+struct Latest<'a> {
+    store: &'a dyn Store,
+    fleet: &'a str,
+    read: Option<Option<Manifest>>,
+}
+
+impl<'a> Latest<'a> {
+    fn new(store: &'a dyn Store, fleet: &'a str) -> Self {
+        Latest {
+            store,
+            fleet,
+            read: None,
+        }
+    }
+
+    fn get(&mut self) -> Result<Option<&Manifest>> {
+        if self.read.is_none() {
+            self.read = Some(manifest::latest_manifest(self.store, self.fleet)?);
+        }
+        Ok(self.read.as_ref().and_then(Option::as_ref))
+    }
+}
+
 /// The report of an idle run, without folding: no event is new since the checkpoint,
 /// which records the snapshot its events folded into under this memory mode, and the
 /// latest manifest still names that snapshot. `None`: fold and publish.
 fn unchanged(
     paths: &Paths,
     config: &Config,
-    store: &dyn Store,
     fleet: &str,
     loaded: &Loaded,
+    latest: &mut Latest,
 ) -> Result<Option<MaintReport>> {
     let cp = &loaded.checkpoint;
     let Some(p) = cp.published.as_ref().filter(|p| {
@@ -83,7 +110,8 @@ fn unchanged(
     // The snapshot id also names the embedder: a new model (or a lost one) republishes.
     let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
     let snapshot_id = vectors.snapshot_id(&p.state_digest);
-    let Some(latest) = manifest::latest_manifest(store, fleet)?
+    let Some(latest) = latest
+        .get()?
         .filter(|m| m.snapshot_id == snapshot_id && m.mode == p.mode)
     else {
         return Ok(None);
@@ -111,6 +139,7 @@ fn publish(
     fleet: &str,
     writer: &str,
     events: &[super::claims::Event],
+    latest: &mut Latest,
 ) -> Result<MaintReport> {
     let folded = crate::memory::gate::fold(events);
     super::trace::mark("fold");
@@ -136,7 +165,7 @@ fn publish(
     report.state_digest = Some(digest);
     report.snapshot_id = Some(snapshot_id.clone());
     super::trace::mark("state digest");
-    let latest = manifest::latest_manifest(store, fleet)?;
+    let latest = latest.get()?;
     super::trace::mark("latest manifest");
     if latest
         .as_ref()
