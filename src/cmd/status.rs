@@ -65,9 +65,7 @@ pub(crate) fn gather(
         .filter_map(|f| std::fs::metadata(f).ok())
         .map(|m| m.len())
         .sum();
-    let daemon = std::fs::File::open(ctx.paths.state().join("sync-watch.lock"))
-        .map(|f| f.try_lock_shared().is_err())
-        .unwrap_or(false);
+    let daemon = super::sync::watch_running(&ctx.paths);
     let store = crate::lake::store_url(&ctx.paths, &ctx.config);
     let health = crate::lake::health::read(&ctx.paths).filter(|h| h.store == store);
     StatusOutput {
@@ -103,12 +101,13 @@ fn render(o: &StatusOutput) -> String {
     let requests = o.last_sync_requests.map_or(String::new(), |n| {
         format!(", last sync sent {n} request(s)")
     });
-    let doctor = if problems(o).is_empty() {
+    let problems = problems(o);
+    let doctor = if problems.is_empty() {
         String::new()
     } else {
         format!(
             "problem:      {}: `ctxlake doctor` checks every link and prints the fix\n",
-            problems(o).join("; ")
+            problems.join("; ")
         )
     };
     let text = format!(

@@ -46,12 +46,20 @@ pub struct SyncOutput {
     pub gets: u64,
 }
 
+/// Held exclusively by the one `sync --watch` daemon of a host (in the state dir).
+const WATCH_LOCK: &str = "sync-watch.lock";
+
+/// Whether a `sync --watch` daemon runs on this host: it holds [`WATCH_LOCK`].
+pub(crate) fn watch_running(paths: &crate::paths::Paths) -> bool {
+    std::fs::File::open(paths.state().join(WATCH_LOCK)).is_ok_and(|f| f.try_lock_shared().is_err())
+}
+
 pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = Ctx::load(&g.scope_flags())?;
     std::fs::create_dir_all(ctx.paths.state())
         .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
     if args.watch {
-        let lock = lock_file(&ctx, "sync-watch.lock")?;
+        let lock = lock_file(&ctx, WATCH_LOCK)?;
         lock.try_lock().map_err(|_| {
             Error::refused(
                 "sync_running",

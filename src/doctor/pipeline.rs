@@ -106,8 +106,7 @@ fn spool(paths: &Paths) -> Vec<Check> {
 }
 
 fn service(paths: &Paths, unit: &Path) -> Check {
-    let running = std::fs::File::open(paths.state().join("sync-watch.lock"))
-        .is_ok_and(|f| f.try_lock_shared().is_err());
+    let running = crate::cmd::sync::watch_running(paths);
     let installed = unit.exists();
     let last = cache_last_sync(paths);
     let last = last.map_or_else(
