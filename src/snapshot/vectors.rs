@@ -76,23 +76,30 @@ impl Vectors {
                 &crate::digest::sha256_hex(c.text.as_bytes())[..16]
             )
         };
+        // Each key hashes its claim's text: compute it once for the lookup and the write.
+        let keys: Vec<String> = want.iter().map(|&i| key(&claims[i])).collect();
         let mut out = Vec::with_capacity(want.len());
         let mut missing = Vec::new();
-        for &i in want {
-            match cache.as_ref().and_then(|c| c.get(&key(&claims[i]))) {
-                Some(v) => out.push((i, v)),
-                None => missing.push(i),
+        for (n, k) in keys.iter().enumerate() {
+            match cache.as_ref().and_then(|c| c.get(k)) {
+                Some(v) => out.push((n, v)),
+                None => missing.push(n),
             }
         }
-        let texts: Vec<&str> = missing.iter().map(|&i| claims[i].text.as_str()).collect();
+        let texts: Vec<&str> = missing
+            .iter()
+            .map(|&n| claims[want[n]].text.as_str())
+            .collect();
         let fresh = e.embed_batch(&texts)?;
-        for (i, v) in missing.into_iter().zip(fresh) {
-            out.push((i, quantize(&v)));
+        for (n, v) in missing.into_iter().zip(fresh) {
+            out.push((n, quantize(&v)));
         }
         if let Some(c) = cache {
             // Best effort: a cache that cannot be written only means embedding again.
-            let _ = c.replace(out.iter().map(|(i, v)| (key(&claims[*i]), v.as_slice())));
+            let _ = c.replace(out.iter().map(|(n, v)| (keys[*n].clone(), v.as_slice())));
         }
+        // Back from positions in `want` to claim indices, in claim order.
+        let mut out: Vec<(usize, Vec<u8>)> = out.into_iter().map(|(n, v)| (want[n], v)).collect();
         out.sort_by_key(|(i, _)| *i);
         Ok(out)
     }
