@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 pub mod build;
 mod columns;
 pub mod embed;
+mod matrix;
 pub mod rank;
 pub mod search;
 pub mod top;

@@ -4,18 +4,18 @@
 //!    only while at most `k` were found; at most 200 (or `k + 1`) candidates per pass,
 //!    so `truncated` is true whenever more claims matched than were returned;
 //! 2. vector: cosine between the query's embedding and each candidate's, with the
-//!    embedder that made the snapshot's vectors (never across embedders). With a model
-//!    every visible claim is scanned (paraphrases share no words); with the hash only
-//!    when the lexical passes find at most `k`; both up to 20,000 visible claims;
+//!    embedder that made the snapshot's vectors (never across embedders), from the
+//!    snapshot's vectors held in memory (`matrix.rs`). With a model every visible claim
+//!    is scanned (paraphrases share no words); with the hash only when the lexical
+//!    passes find at most `k`; both up to 20,000 visible claims;
 //! 3. fusion: per embedder, the ranking that measured best (`rank::shipped`): BM25
 //!    alone with the hash, cosine + 0.05 · normalised BM25 with MiniLM.
 
 use std::collections::HashMap;
 
-use rusqlite::params_from_iter;
-
 use super::build::{ClaimRow, EventRow};
 use super::embed::{Embedder, HashEmbedder, hash};
+use super::matrix::{self, Filter};
 use super::rank::{Lexical, Ranking, fuse};
 use super::{Snapshot, cleaned, query_error as sql};
 use crate::clean::Clean;
@@ -64,21 +64,30 @@ pub fn search_with(
         .unwrap_or_default();
     let lexical = lexical(snap, q)?;
     let ids: Vec<i64> = lexical.iter().map(|l| l.rowid).collect();
-    let model = embedder.id() != hash::ID;
-    let mut cands = fetch(snap, q, Some(&ids), embedder.id())?;
-    let scan = ranking != Ranking::Bm25
-        && (model || cands.len() <= q.k)
-        && visible_count(snap)? <= FULL_SCAN_MAX;
-    if scan {
-        cands = fetch(snap, q, None, embedder.id())?;
-    }
-    let cosine: Vec<(i64, f32)> = cands
-        .iter()
-        .map(|(rowid, emb)| (*rowid, super::embed::cosine_q(&qv, emb)))
-        .collect();
+    let filter = Filter {
+        subject: q.subject,
+        claim_type: q.claim_type,
+        scope: q.scope,
+    };
+    let cosine = if ranking == Ranking::Bm25 {
+        // No vector is compared: only which lexical hits pass the filters.
+        filtered(snap, &filter, &ids)?
+            .into_iter()
+            .map(|id| (id, 0.0))
+            .collect()
+    } else {
+        // The vectors come from memory (read once per process and snapshot), not SQLite.
+        let matrix = matrix::for_snapshot(snap, embedder.id(), qv.len())?;
+        let mut cands = matrix.select(&filter, Some(&ids));
+        let model = embedder.id() != hash::ID;
+        if (model || cands.len() <= q.k) && matrix.len() <= FULL_SCAN_MAX {
+            cands = matrix.select(&filter, None);
+        }
+        matrix.cosines(&qv, &cands)
+    };
     let mut ranked = fuse(ranking, &lexical, &cosine, min_cosine(embedder.id()));
-    // Lexical hits outside the filters were never fetched: they do not count.
-    let passed: std::collections::HashSet<i64> = cands.iter().map(|(id, _)| *id).collect();
+    // Lexical hits outside the filters were never selected: they do not count.
+    let passed: std::collections::HashSet<i64> = cosine.iter().map(|(id, _)| *id).collect();
     ranked.retain(|(id, _)| passed.contains(id));
     let truncated = ranked.len() > q.k;
     // Whole rows only for the best few (a scan reads just the vectors); a row this build
@@ -149,27 +158,7 @@ fn fts(snap: &Snapshot, expr: &str, limit: usize) -> Result<Vec<(i64, f64)>> {
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
-fn visible_count(snap: &Snapshot) -> Result<usize> {
-    snap.conn
-        .query_row("SELECT count(*) FROM claims WHERE visible = 1", [], |r| {
-            r.get::<_, i64>(0)
-        })
-        .map(|n| n as usize)
-        .map_err(sql)
-}
-
 const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";
-
-fn has_vector_table(snap: &Snapshot) -> Result<bool> {
-    snap.conn
-        .query_row(
-            "SELECT count(*) FROM sqlite_master WHERE name = 'claim_vectors'",
-            [],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n > 0)
-        .map_err(sql)
-}
 
 /// A `claims` row selected with `COLUMNS` (rowid first, embedding last).
 fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
@@ -216,55 +205,29 @@ fn claims_by_rowid(snap: &Snapshot, rowids: &[i64]) -> Result<HashMap<i64, Claim
     Ok(out)
 }
 
-/// Visible claims passing the filters, with `embedder`'s stored vector (empty when the
-/// snapshot has none of it): among `rowids` when given, else all of them.
-fn fetch(
-    snap: &Snapshot,
-    q: &Query,
-    rowids: Option<&[i64]>,
-    embedder: &str,
-) -> Result<Vec<(i64, Vec<u8>)>> {
+/// The visible claims among `rowids` that pass `f`.
+fn filtered(snap: &Snapshot, f: &Filter, rowids: &[i64]) -> Result<Vec<i64>> {
+    if rowids.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut where_ = vec!["visible = 1".to_string()];
-    let mut args: Vec<String> = Vec::new();
+    let mut args: Vec<&str> = Vec::new();
     for (col, v) in [
-        ("subject", q.subject),
-        ("type", q.claim_type),
-        ("scope", q.scope),
+        ("subject", f.subject),
+        ("type", f.claim_type),
+        ("scope", f.scope),
     ] {
         if let Some(v) = v {
-            args.push(v.to_string());
+            args.push(v);
             where_.push(format!("{col} = ?{} COLLATE NOCASE", args.len()));
         }
     }
-    if let Some(ids) = rowids {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-        where_.push(format!("rowid IN ({})", list.join(",")));
-    }
-    // The hash's vectors are the `embedding` column, a model's are in `claim_vectors`
-    // (absent from snapshots built before models existed: no vectors, an empty blob).
-    let vec_col = if embedder == hash::ID {
-        "embedding".to_string()
-    } else if has_vector_table(snap)? {
-        args.push(embedder.to_string());
-        format!(
-            "COALESCE((SELECT vec FROM claim_vectors v WHERE v.embedder = ?{} AND v.rowid = claims.rowid), x'')",
-            args.len()
-        )
-    } else {
-        "x''".to_string()
-    };
-    let sql_text = format!(
-        "SELECT rowid, {vec_col} FROM claims WHERE {}",
-        where_.join(" AND ")
-    );
+    let list: Vec<String> = rowids.iter().map(i64::to_string).collect();
+    where_.push(format!("rowid IN ({})", list.join(",")));
+    let sql_text = format!("SELECT rowid FROM claims WHERE {}", where_.join(" AND "));
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st
-        .query_map(params_from_iter(args.iter()), |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
-        })
+        .query_map(rusqlite::params_from_iter(args), |r| r.get::<_, i64>(0))
         .map_err(sql)?;
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
@@ -318,4 +281,4 @@ pub fn timeline(
 
 #[cfg(test)]
 #[path = "search_tests.rs"]
-mod tests;
+pub(crate) mod tests;

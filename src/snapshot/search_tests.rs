@@ -3,7 +3,7 @@ use super::super::build::build;
 use super::*;
 use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 
-fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
+pub(crate) fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
     ClaimRow {
         id: id.into(),
         text: text.into(),

@@ -1,10 +1,13 @@
 //! The BERT encoder forward pass for all-MiniLM-L6-v2 (6 layers, 12 heads, 384 wide):
 //! embeddings, self-attention blocks, then mean pooling over the attention mask and L2
 //! normalisation, exactly as sentence-transformers computes a sentence vector. Inference
-//! only (no dropout), CPU, f32 (f16 weights are widened when loaded).
+//! only (no dropout), CPU, f32 (f16 weights are widened when loaded). The word-embedding
+//! table stays in the mapped file ([`WordTable`]).
 
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
+
+use super::words::WordTable;
 
 /// The parts of `config.json` the forward pass needs.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -38,7 +41,7 @@ struct Layer {
 }
 
 pub(crate) struct Bert {
-    words: Embedding,
+    words: WordTable,
     positions: Embedding,
     types: Embedding,
     norm: LayerNorm,
@@ -48,10 +51,9 @@ pub(crate) struct Bert {
 }
 
 impl Bert {
-    pub fn load(vb: VarBuilder, c: &BertConfig) -> candle_core::Result<Bert> {
+    pub fn load(vb: VarBuilder, words: WordTable, c: &BertConfig) -> candle_core::Result<Bert> {
         let h = c.hidden_size;
         let e = vb.pp("embeddings");
-        let words = candle_nn::embedding(c.vocab_size, h, e.pp("word_embeddings"))?;
         let positions =
             candle_nn::embedding(c.max_position_embeddings, h, e.pp("position_embeddings"))?;
         let types = candle_nn::embedding(c.type_vocab_size, h, e.pp("token_type_embeddings"))?;
@@ -82,15 +84,16 @@ impl Bert {
         })
     }
 
-    /// Unit sentence vectors for a padded batch: `ids` and `mask` are (batch, seq) u32.
-    pub fn embed(&self, ids: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
-        let (_, seq) = ids.dims2()?;
-        let dev = ids.device();
+    /// Unit sentence vectors for a padded batch: `ids` (row-major) and `mask` are
+    /// (batch, seq) u32.
+    pub fn embed(&self, ids: &[u32], mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
+        let (batch, seq) = mask.dims2()?;
+        let dev = mask.device();
         let pos = Tensor::arange(0u32, seq as u32, dev)?.unsqueeze(0)?;
-        let types = ids.zeros_like()?;
+        let types = mask.zeros_like()?;
         let x = self
             .words
-            .forward(ids)?
+            .lookup(ids, (batch, seq), dev)?
             .broadcast_add(&self.positions.forward(&pos)?)?
             .broadcast_add(&self.types.forward(&types)?)?;
         let mut x = self.norm.forward(&x)?;

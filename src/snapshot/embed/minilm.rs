@@ -1,16 +1,18 @@
 //! all-MiniLM-L6-v2 from a model directory (`config.json`, `tokenizer.json`,
 //! `model.safetensors`): files verified by size and sha256 before first use, then the
 //! WordPiece tokenizer and the BERT forward pass. A loaded model is kept for the
-//! process (`ctxlake mcp` pays the load once, on its first search).
+//! process (`ctxlake mcp` pays the load once, on its first search), and so is a failure.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use candle_core::Tensor;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use super::bert::{Bert, BertConfig, device};
-use super::verify;
+use super::mapped::Mapped;
+use super::verify::{self, Stamp};
+use super::words::WordTable;
 
 pub(crate) const ID: &str = "minilm-l6-v2";
 pub(crate) const DIM: usize = 384;
@@ -30,12 +32,8 @@ pub(crate) type LoadError = String;
 impl MiniLm {
     /// Verify `dir` (see [`verify::check`]) and load it; `marker` remembers a verified state.
     pub fn load(dir: &Path, marker: &Path) -> Result<MiniLm, LoadError> {
-        verify::check(dir, marker)?;
-        let read = |name: &str| {
-            std::fs::read(dir.join(name))
-                .map_err(|e| format!("cannot read `{}`: {e}", dir.join(name).display()))
-        };
-        let config: BertConfig = serde_json::from_slice(&read("config.json")?)
+        let stamps = verify::check(dir, marker)?;
+        let config: BertConfig = serde_json::from_slice(&read(dir, "config.json")?)
             .map_err(|e| format!("`config.json` is not a BERT config: {e}"))?;
         if config.hidden_size != DIM || config.hidden_act != "gelu" {
             return Err(format!(
@@ -43,27 +41,20 @@ impl MiniLm {
                 config.hidden_size, config.hidden_act
             ));
         }
-        let mut tokenizer = Tokenizer::from_bytes(read("tokenizer.json")?)
-            .map_err(|e| format!("`tokenizer.json` cannot be read: {e}"))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            ..Default::default()
-        }));
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| format!("tokenizer truncation: {e}"))?;
+        let tokenizer = tokenizer(dir)?;
+        // Mapped, not read: the weights are copied once from the page cache, and the
+        // word table is not copied at all (see `mapped.rs`, `words.rs`).
+        let size = stamps
+            .iter()
+            .find(|(name, ..)| name == WEIGHTS)
+            .map_or(0, |(_, size, _)| *size);
+        let map = Arc::new(Mapped::open(&dir.join(WEIGHTS), size)?);
+        let unfit = |e: String| format!("`{WEIGHTS}` does not fit all-MiniLM-L6-v2: {e}");
+        let words = WordTable::new(map.clone(), config.vocab_size, DIM).map_err(unfit)?;
         let (dev, dtype) = device();
-        let vb = candle_nn::VarBuilder::from_buffered_safetensors(
-            read("model.safetensors")?,
-            dtype,
-            &dev,
-        )
-        .map_err(|e| format!("`model.safetensors` cannot be read: {e}"))?;
-        let bert = Bert::load(vb, &config)
-            .map_err(|e| format!("`model.safetensors` does not fit all-MiniLM-L6-v2: {e}"))?;
+        let vb = candle_nn::VarBuilder::from_slice_safetensors(map.bytes(), dtype, &dev)
+            .map_err(|e| format!("`{WEIGHTS}` cannot be read: {e}"))?;
+        let bert = Bert::load(vb, words, &config).map_err(|e| unfit(e.to_string()))?;
         Ok(MiniLm { tokenizer, bert })
     }
 
@@ -101,31 +92,87 @@ impl MiniLm {
             );
         }
         let (dev, _) = device();
-        let shape = (texts.len(), seq);
         let run = || -> candle_core::Result<Vec<Vec<f32>>> {
-            let ids = Tensor::from_vec(ids, shape, &dev)?;
-            let mask = Tensor::from_vec(mask, shape, &dev)?;
+            let mask = Tensor::from_vec(mask, (texts.len(), seq), &dev)?;
             self.bert.embed(&ids, &mask)
         };
-        run().map_err(|e| format!("inference failed: {e}"))
+        match one_thread().filter(|_| texts.len() <= ONE_THREAD_MAX) {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+        .map_err(|e| format!("inference failed: {e}"))
     }
 }
 
-/// The process's loaded model (by directory): loaded on first use, then kept.
-static LOADED: Mutex<Option<(PathBuf, Arc<MiniLm>)>> = Mutex::new(None);
+/// Batches up to this many texts (a query) run on one thread.
+const ONE_THREAD_MAX: usize = 2;
 
-/// The model in `dir`, loading it on first use. A failed load is not cached: a model
-/// installed while `ctxlake mcp` runs is picked up by the next search.
+/// A one-thread pool for short batches. On this 2-core machine shared with builds, the
+/// second matmul thread waiting for a busy core doubled a query's forward pass (warm
+/// p50 22 ms on one thread against 46 ms on two, at load average 3.6), and a query's
+/// ten-row matrices gain little from splitting even on an idle machine. `None` when the
+/// pool cannot be started (then the default pool runs it).
+fn one_thread() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok())
+        .as_ref()
+}
+
+const WEIGHTS: &str = "model.safetensors";
+
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, LoadError> {
+    std::fs::read(dir.join(name))
+        .map_err(|e| format!("cannot read `{}`: {e}", dir.join(name).display()))
+}
+
+/// The WordPiece tokenizer from `tokenizer.json`, padding a batch to its longest text and
+/// truncating at sentence-transformers' limit.
+fn tokenizer(dir: &Path) -> Result<Tokenizer, LoadError> {
+    let mut tokenizer = Tokenizer::from_bytes(read(dir, "tokenizer.json")?)
+        .map_err(|e| format!("`tokenizer.json` cannot be read: {e}"))?;
+    tokenizer.with_padding(Some(PaddingParams {
+        strategy: PaddingStrategy::BatchLongest,
+        ..Default::default()
+    }));
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: MAX_TOKENS,
+            ..Default::default()
+        }))
+        .map_err(|e| format!("tokenizer truncation: {e}"))?;
+    Ok(tokenizer)
+}
+
+/// The process's last load of each directory: the model, kept; or why it failed, with
+/// the directory's stamps then. A missing or corrupt model so costs a few `stat`s per
+/// search, not a sha256 of 90 MB, and a model installed or repaired while `ctxlake mcp`
+/// runs (new stamps) is loaded by the next search.
+enum Slot {
+    Loaded(Arc<MiniLm>),
+    Failed(Option<Vec<Stamp>>, LoadError),
+}
+
+static LOADED: Mutex<Vec<(PathBuf, Slot)>> = Mutex::new(Vec::new());
+
+/// The model in `dir`, loading it on first use (see [`Slot`]).
 pub(crate) fn shared(dir: &Path, marker: &Path) -> Result<Arc<MiniLm>, LoadError> {
-    let mut slot = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((d, m)) = slot.as_ref()
-        && d == dir
-    {
-        return Ok(m.clone());
+    let mut slots = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    let stamps = verify::stamp(dir).ok();
+    match slots.iter().find(|(d, _)| d == dir).map(|(_, s)| s) {
+        Some(Slot::Loaded(m)) => return Ok(m.clone()),
+        Some(Slot::Failed(then, why)) if *then == stamps => return Err(why.clone()),
+        _ => {}
     }
-    let m = Arc::new(MiniLm::load(dir, marker)?);
-    *slot = Some((dir.to_path_buf(), m.clone()));
-    Ok(m)
+    let (slot, result) = match MiniLm::load(dir, marker) {
+        Ok(m) => {
+            let m = Arc::new(m);
+            (Slot::Loaded(m.clone()), Ok(m))
+        }
+        Err(why) => (Slot::Failed(stamps, why.clone()), Err(why)),
+    };
+    slots.retain(|(d, _)| d != dir);
+    slots.push((dir.to_path_buf(), slot));
+    result
 }
 
 impl super::Embedder for MiniLm {

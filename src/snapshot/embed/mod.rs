@@ -6,9 +6,11 @@
 pub(crate) mod bert;
 pub mod hash;
 pub(crate) mod install;
+mod mapped;
 pub(crate) mod minilm;
 pub(crate) mod select;
 pub(crate) mod verify;
+mod words;
 
 pub use hash::HashEmbedder;
 

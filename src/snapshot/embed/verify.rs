@@ -28,8 +28,11 @@ pub(crate) const KNOWN: &[(&str, u64, &str)] = &[
 /// The files a model directory must hold.
 pub(crate) const FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
 
+/// A file's name, size and mtime in ns.
+pub(crate) type Stamp = (String, u64, u128);
+
 /// Each file's (size, mtime in ns): what the marker remembers.
-fn stamp(dir: &Path) -> Result<Vec<(String, u64, u128)>, String> {
+pub(crate) fn stamp(dir: &Path) -> Result<Vec<Stamp>, String> {
     FILES
         .iter()
         .map(|name| {
@@ -46,14 +49,15 @@ fn stamp(dir: &Path) -> Result<Vec<(String, u64, u128)>, String> {
         .collect()
 }
 
-/// Verify `dir`, skipping the hashing when `marker` records the same stamps.
-pub(crate) fn check(dir: &Path, marker: &Path) -> Result<(), String> {
+/// Verify `dir`, skipping the hashing when `marker` records the same stamps; the stamps
+/// verified.
+pub(crate) fn check(dir: &Path, marker: &Path) -> Result<Vec<Stamp>, String> {
     let stamps = stamp(dir)?;
     let remembered = std::fs::read(marker)
         .ok()
-        .and_then(|b| serde_json::from_slice::<Vec<(String, u64, u128)>>(&b).ok());
+        .and_then(|b| serde_json::from_slice::<Vec<Stamp>>(&b).ok());
     if remembered.as_ref() == Some(&stamps) {
-        return Ok(());
+        return Ok(stamps);
     }
     for (name, size, _) in &stamps {
         let rows: Vec<_> = KNOWN.iter().filter(|(n, ..)| n == name).collect();
@@ -76,5 +80,5 @@ pub(crate) fn check(dir: &Path, marker: &Path) -> Result<(), String> {
         let _ = std::fs::create_dir_all(parent);
     }
     let _ = std::fs::write(marker, serde_json::to_vec(&stamps).unwrap_or_default());
-    Ok(())
+    Ok(stamps)
 }
