@@ -5,7 +5,7 @@
 //! table stays in the mapped file ([`WordTable`]).
 
 use candle_core::{DType, Device, Module, Tensor};
-use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
+use candle_nn::{Embedding, LayerNorm, VarBuilder};
 
 use super::words::WordTable;
 
@@ -30,14 +30,42 @@ fn default_eps() -> f64 {
 }
 
 struct Layer {
-    query: Linear,
-    key: Linear,
-    value: Linear,
-    attn_out: Linear,
+    query: Dense,
+    key: Dense,
+    value: Dense,
+    attn_out: Dense,
     attn_norm: LayerNorm,
-    inter: Linear,
-    out: Linear,
+    inter: Dense,
+    out: Dense,
     out_norm: LayerNorm,
+}
+
+/// A linear layer whose weight is stored transposed, `in × out` and contiguous. candle's
+/// `Linear` multiplies by a transposed view of the `out × in` weight, which gemm packs
+/// again on every call: for a query's few tokens that repacking of all 42 MB of weights
+/// was most of the forward pass. Transposing once at load costs one more copy.
+struct Dense {
+    wt: Tensor,
+    bias: Tensor,
+}
+
+fn dense(inputs: usize, outputs: usize, vb: VarBuilder) -> candle_core::Result<Dense> {
+    let w = vb.get((outputs, inputs), "weight")?;
+    Ok(Dense {
+        wt: w.t()?.contiguous()?,
+        bias: vb.get(outputs, "bias")?,
+    })
+}
+
+impl Dense {
+    /// `x` is (batch, seq, in) and contiguous.
+    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let (b, n, h) = x.dims3()?;
+        x.reshape((b * n, h))?
+            .matmul(&self.wt)?
+            .reshape((b, n, ()))?
+            .broadcast_add(&self.bias)
+    }
 }
 
 pub(crate) struct Bert {
@@ -63,13 +91,13 @@ impl Bert {
             let l = vb.pp(format!("encoder.layer.{i}"));
             let a = l.pp("attention");
             layers.push(Layer {
-                query: candle_nn::linear(h, h, a.pp("self.query"))?,
-                key: candle_nn::linear(h, h, a.pp("self.key"))?,
-                value: candle_nn::linear(h, h, a.pp("self.value"))?,
-                attn_out: candle_nn::linear(h, h, a.pp("output.dense"))?,
+                query: dense(h, h, a.pp("self.query"))?,
+                key: dense(h, h, a.pp("self.key"))?,
+                value: dense(h, h, a.pp("self.value"))?,
+                attn_out: dense(h, h, a.pp("output.dense"))?,
                 attn_norm: candle_nn::layer_norm(h, c.layer_norm_eps, a.pp("output.LayerNorm"))?,
-                inter: candle_nn::linear(h, c.intermediate_size, l.pp("intermediate.dense"))?,
-                out: candle_nn::linear(c.intermediate_size, h, l.pp("output.dense"))?,
+                inter: dense(h, c.intermediate_size, l.pp("intermediate.dense"))?,
+                out: dense(c.intermediate_size, h, l.pp("output.dense"))?,
                 out_norm: candle_nn::layer_norm(h, c.layer_norm_eps, l.pp("output.LayerNorm"))?,
             });
         }
