@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use candle_core::Tensor;
+use candle_core::safetensors::SliceSafetensors;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use super::bert::{Bert, BertConfig, device};
@@ -54,7 +55,8 @@ impl MiniLm {
         let (dev, dtype) = device();
         let vb = candle_nn::VarBuilder::from_slice_safetensors(map.bytes(), dtype, &dev)
             .map_err(|e| format!("`{WEIGHTS}` cannot be read: {e}"))?;
-        let bert = Bert::load(vb, words, &config).map_err(|e| unfit(e.to_string()))?;
+        let file = SliceSafetensors::new(map.bytes()).map_err(|e| unfit(e.to_string()))?;
+        let bert = Bert::load(vb, &file, words, &config).map_err(|e| unfit(e.to_string()))?;
         Ok(MiniLm { tokenizer, bert })
     }
 
