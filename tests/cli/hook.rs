@@ -275,6 +275,14 @@ fn event_name_from_the_command_line_and_a_full_spool_drops_and_counts() {
     let count = std::fs::read_to_string(env.ctxlake_home().join("state/hook-dropped.count"));
     assert_eq!(count.unwrap().trim(), "2");
     assert!(hook_log(&env).contains("dropped: the hook spool is full"));
+
+    // A bad embedder in the environment is not the hook's business: the config holds.
+    let mut bad = env;
+    bad.extra.push(("CTXLAKE_EMBEDDER".into(), "bogus".into()));
+    let p = fixture("hermes/post_tool_call.json").to_string();
+    assert_eq!(hook(&bad, &["hermes"], p), "");
+    let count = std::fs::read_to_string(bad.ctxlake_home().join("state/hook-dropped.count"));
+    assert_eq!(count.unwrap().trim(), "3", "the spool limit still applied");
 }
 
 /// build.rs links the binary position-dependent on Linux so the loader has no relative
