@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 
 use super::state::{self, Listed, Session, State};
-use crate::cache::{HandoffNote, SessionDigest};
+use crate::cache::SessionDigest;
 use crate::error::Result;
-use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
 use crate::lake::store::Store;
 use crate::lake::watermark;
+use crate::lake::{batch, keys};
 
 /// Presences changed since the last pass (by size and time), and drop removed ones.
 pub(super) fn presences(store: &dyn Store, fleet: &str, st: &mut State) -> Result<()> {
@@ -108,6 +108,7 @@ pub(super) fn handoffs(
     fed: &[String],
     lake_now: i64,
     keep: usize,
+    bad_lines: &mut usize,
 ) -> Result<()> {
     let prefix = keys::handoffs(fleet);
     let listed = st.handoffs_mark.scan(store, &prefix)?;
@@ -123,12 +124,21 @@ pub(super) fn handoffs(
     let fetch: Vec<String> = new
         .into_iter()
         .filter(|k| !held.contains(keys::stem(k)))
-        .take(keep)
         .map(str::to_string)
         .collect();
-    for (b, _) in store.get_many(&fetch)?.into_iter().flatten() {
-        if let Ok(n) = serde_json::from_slice::<HandoffNote>(&b) {
-            st.notes.push(n);
+    // Newest first, a bounded batch at a time, until `keep` notes are in hand: a batch
+    // object holds many notes, a legacy one holds one.
+    let mut got = 0;
+    for chunk in fetch.chunks(64) {
+        if got >= keep {
+            break;
+        }
+        for (k, found) in chunk.iter().zip(store.get_many(chunk)?) {
+            let Some((bytes, _)) = found else { continue };
+            let (notes, bad) = batch::notes(k, &bytes, fleet);
+            got += notes.len();
+            st.notes.extend(notes);
+            *bad_lines += bad;
         }
     }
     st.notes.sort_by(|a, b| b.id.cmp(&a.id));
