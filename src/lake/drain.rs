@@ -26,6 +26,18 @@ const BLOCK: usize = 4 << 20;
 #[cfg(test)]
 const BLOCK: usize = 1024;
 
+/// `BLOCK`, or in a debug build `CTXLAKE_TEST_DRAIN_BLOCK`: the three-host run drains in
+/// small blocks so its `kill -9` lands between two flushes. Release builds never read it.
+fn block_size() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(n) =
+        crate::paths::var(crate::paths::env::TEST_DRAIN_BLOCK).and_then(|v| v.parse::<usize>().ok())
+    {
+        return n.max(64);
+    }
+    BLOCK
+}
+
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct DrainReport {
     pub files: usize,
@@ -144,7 +156,7 @@ fn drain_file(
     let mut file = fs::File::open(f).map_err(|e| Error::io("cannot read spool", f, e))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     report.files += 1;
-    let mut block = BLOCK;
+    let mut block = block_size();
     while pos < size {
         let bytes = read_block(&mut file, f, pos, block)?;
         if bytes.is_empty() {
@@ -179,9 +191,10 @@ fn drain_file(
         // blocks differently (another build's block size).
         applier.flush(report, redo)?;
         pos = if at_end { size } else { pos + scan.end_offset };
-        // Only matters if a crash interrupts before the file is removed.
-        write_mark(&wm, pos, false)?;
-        block = BLOCK;
+        // Only matters if a crash interrupts before the file is removed. A redo keeps
+        // the mark open, so a crash during it is redone as carefully.
+        write_mark(&wm, pos, redo)?;
+        block = block_size();
     }
     fs::remove_file(f).map_err(|e| Error::io("cannot remove drained spool", f, e))?;
     let _ = fs::remove_file(&wm);
