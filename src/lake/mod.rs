@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 
+pub(crate) mod batch;
 pub mod checkpoint;
 pub mod claims;
 pub mod copy;
