@@ -4,7 +4,7 @@
 //! an intact snapshot; the gate promotes nothing short of its independent sessions; and
 //! once quiescent, every host's roster shows the same leases, the ones the agents hold.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use sha2::{Digest, Sha256};
 
@@ -12,7 +12,6 @@ use super::world::{FLEETS, World};
 use crate::cache::{self, Roster};
 use crate::lake::keys;
 use crate::lake::manifest::Manifest;
-use crate::lake::presence::PresenceObj;
 use crate::memory::gate::claim_id;
 use crate::spool;
 use crate::spool::RecordKind;
@@ -109,8 +108,9 @@ fn expected_leases(w: &World, fleet: &str) -> BTreeMap<String, BTreeSet<String>>
     held
 }
 
-/// Each record: in the lake once (by its key, or in its presence's applied ids), or
-/// still in a spool file of the host that wrote it. `settled`: the spool must be empty.
+/// Each record: in the lake once (by its key, or applied by exactly one landed write of
+/// its host's roster), or still in a spool file of the host that wrote it. `settled`:
+/// the spool must be empty.
 fn exactly_once(w: &World, settled: bool) -> Check {
     let mut pending: Vec<BTreeSet<String>> = Vec::new();
     for host in &w.hosts {
@@ -118,7 +118,6 @@ fn exactly_once(w: &World, settled: bool) -> Check {
         let recs = files.iter().filter_map(|f| spool::read_file(f, 0).ok());
         pending.push(recs.flat_map(|s| s.records).map(|r| r.id).collect());
     }
-    let mut presences: HashMap<String, Option<PresenceObj>> = HashMap::new();
     for x in &w.written {
         let r = &x.rec;
         let copies = match r.kind.as_str() {
@@ -126,15 +125,7 @@ fn exactly_once(w: &World, settled: bool) -> Check {
             "memory_propose" | "memory_shown" => {
                 usize::from(w.store.peek(&keys::claim_event(&r.fleet, &r.id)).is_some())
             }
-            _ => {
-                let key = keys::presence(&r.fleet, &r.agent, &r.session);
-                let p = presences.entry(key.clone()).or_insert_with(|| {
-                    let b = w.store.peek(&key)?;
-                    serde_json::from_slice(&b).ok()
-                });
-                p.as_ref()
-                    .map_or(0, |p| p.applied.iter().filter(|id| **id == r.id).count())
-            }
+            _ => w.store.roster_applied(&r.id),
         };
         let queued = pending[x.host].contains(&r.id);
         match (copies, queued) {
