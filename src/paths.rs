@@ -50,7 +50,7 @@ pub mod env {
         ),
         (
             STORE,
-            "the lake's URL, `file:///path` or `s3://bucket/prefix` (overrides config.toml)",
+            "the lake's URL, `file:///path`, `s3://bucket/prefix` or `az://container/prefix` (overrides config.toml)",
         ),
         (
             EMBEDDER,
