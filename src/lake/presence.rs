@@ -1,13 +1,12 @@
-//! Presence objects: one per (agent, session), holding task and leases. Single writer
-//! (the host that drains that session's spool), so a plain overwrite is safe.
+//! One session's presence: task, leases, when the lake last saw it. Today each lives as
+//! an entry of its host's roster (`lake::roster`); lakes written by older builds also hold
+//! one object per (agent, session) under `live/<fleet>/agents/`, still read.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cache::Lease;
 use crate::spool::{Record, RecordKind};
-
-const APPLIED_MEMORY: usize = 512;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct PresenceObj {
@@ -24,9 +23,13 @@ pub struct PresenceObj {
     pub ended_at: Option<String>,
     #[serde(default)]
     pub leases: Vec<Lease>,
-    /// Ids of the last records applied, so a re-drain after a crash is a no-op.
-    #[serde(default)]
+    /// Legacy per-session objects only: the ids of their last records applied (a roster
+    /// keeps replay protection per host instead, `roster::Window`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub applied: Vec<String>,
+    /// Lake time (ms) its last record was applied; a legacy object's mtime stands in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_ms: Option<i64>,
 }
 
 impl PresenceObj {
@@ -40,16 +43,9 @@ impl PresenceObj {
         }
     }
 
-    /// Apply a record once; returns false when it was applied before.
-    pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) -> bool {
-        if self.applied.iter().any(|id| id == &rec.id) {
-            return false;
-        }
-        self.applied.push(rec.id.clone());
-        if self.applied.len() > APPLIED_MEMORY {
-            let cut = self.applied.len() - APPLIED_MEMORY;
-            self.applied.drain(..cut);
-        }
+    /// Apply a record's effect at lake time `lake_now_ms`. Not idempotent by itself (a
+    /// replayed claim would renew): the roster skips records it applied before.
+    pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) {
         let p = &rec.payload;
         let now = crate::time::format_ms(lake_now_ms);
         self.leases
@@ -106,7 +102,6 @@ impl PresenceObj {
             }
             kind => self.apply_hook(kind, p, &now),
         }
-        true
     }
 
     /// Hook events: what the runtime told us about the session.
@@ -147,25 +142,21 @@ mod tests {
     }
 
     #[test]
-    fn claim_renew_release_and_idempotence() {
+    fn claim_renew_release() {
         let claim = rec(
             "1",
             "fleet_claim",
             json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}),
         );
         let mut p = PresenceObj::new(&claim);
-        assert!(p.apply(&claim, 1_000_000));
-        assert!(
-            !p.apply(&claim, 1_000_000),
-            "applying a record twice is a no-op"
-        );
+        p.apply(&claim, 1_000_000);
         let granted = p.leases[0].granted_at.clone();
         let renew = rec(
             "2",
             "fleet_claim",
             json!({"repo": "r", "paths": ["src"], "reason": "y", "ttl_secs": 600}),
         );
-        assert!(p.apply(&renew, 1_030_000));
+        p.apply(&renew, 1_030_000);
         assert_eq!(p.leases.len(), 1);
         assert_eq!(
             p.leases[0].granted_at, granted,
