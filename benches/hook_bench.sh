@@ -2,13 +2,15 @@
 # Hook wall time per event (fork + exec + wait, process start included), p50/p99 over
 # N runs, next to /bin/true measured in the same run. Budget (DESIGN §2): p99 <= 5 ms.
 #
-# usage: benches/hook_bench.sh [path/to/release/ctxlake] [runs]
+# usage: benches/hook_bench.sh [path/to/release/ctxlake] [runs] [baseline ctxlake]
+#        A baseline binary (say, the previous commit's) runs interleaved on the same fleet.
 # The fleet is realistic and large: 50 live agents holding 500 leases, 30 sessions,
 # 20 handoffs and 300 promoted claims, built through spool → sync → maint → sync; the PreToolUse payload is a 2 KB Edit that
 # collides with a lease (the slowest PreToolUse path: roster read + lease resolution).
 set -euo pipefail
 BIN=$(realpath "${1:-target/release/ctxlake}")
 RUNS=${2:-1000}
+BASE=$(realpath "${3:-$BIN}")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/home/work/.git"
@@ -68,9 +70,9 @@ run_hook() { env -i PATH="$PATH" HOME="$T/home" CTXLAKE_HOME="$T/home/.ctxlake" 
 run_hook "$T/session-start.json" | grep -q '"additionalContext"' || { echo "no briefing" >&2; exit 1; }
 run_hook "$T/pre-tool-use.json" | grep -q 'agent-07' || { echo "no collision warning" >&2; exit 1; }
 
-python3 - "$BIN" "$T" "$RUNS" <<'PY'
+python3 - "$BIN" "$T" "$RUNS" "$BASE" <<'PY'
 import os, sys, time
-BIN, T, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+BIN, T, RUNS, BASE = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 env = {"PATH": os.environ["PATH"], "HOME": f"{T}/home", "CTXLAKE_HOME": f"{T}/home/.ctxlake", "CTXLAKE_AGENT_ID": "bench"}
 devnull = os.open(os.devnull, os.O_WRONLY)
 
@@ -88,6 +90,9 @@ def once(argv, stdin_path):
 cases = [("/bin/true", ["/bin/true"], f"{T}/pre-tool-use.json"),
          ("hook SessionStart (briefing)", [BIN, "hook", "claude-code"], f"{T}/session-start.json"),
          ("hook PreToolUse 2 KB (collision)", [BIN, "hook", "claude-code"], f"{T}/pre-tool-use.json")]
+if BASE != BIN:
+    cases += [("baseline SessionStart", [BASE, "hook", "claude-code"], f"{T}/session-start.json"),
+              ("baseline PreToolUse", [BASE, "hook", "claude-code"], f"{T}/pre-tool-use.json")]
 samples = {name: [] for name, _, _ in cases}
 cpu = {name: [] for name, _, _ in cases}
 for _ in range(20):  # warm the page cache
@@ -105,7 +110,7 @@ for name, _, _ in cases:
     s, c = sorted(samples[name]), sorted(cpu[name])
     p50, p99 = pct(s, 0.5), pct(s, 0.99)
     print(f"{name:36} {p50:8.2f} {p99:8.2f} {s[-1]:8.2f} {pct(c, 0.5):8.2f} {pct(c, 0.99):8.2f}")
-    if name != "/bin/true":
+    if name != "/bin/true" and not name.startswith("baseline"):
         worst = max(worst, p99)
 load = os.getloadavg()[0]
 print(f"budget: p99 <= 5 ms -> {'OK' if worst <= 5 else 'OVER'} (load average {load:.1f} on {os.cpu_count()} cpus; "

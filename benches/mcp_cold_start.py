@@ -1,12 +1,14 @@
 """Cold start of `ctxlake mcp` to its first tools/call result, next to a reference server.
 
 usage: python3 benches/mcp_cold_start.py CTXLAKE_BIN [--sessions N] [--memory-server CMD]
+                                        [--baseline OTHER_CTXLAKE_BIN]
 
 One session = spawn, initialize (answer awaited), notifications/initialized + tools/list
 (answer awaited), one tools/call (answer awaited), close stdin, wait for exit: what a real
 client does. Reports wall time per session (p50/p99/max, ms) to the call's answer and to
 process exit. Sessions of the two servers are interleaved so both see the same machine load.
 --memory-server is the `mcp-server-memory` command from @modelcontextprotocol/server-memory.
+--baseline runs another ctxlake build (say, the previous commit's) interleaved, for a before/after.
 """
 
 import argparse
@@ -76,12 +78,15 @@ def main():
     ap.add_argument("ctxlake")
     ap.add_argument("--sessions", type=int, default=200)
     ap.add_argument("--memory-server", help="command line of mcp-server-memory")
+    ap.add_argument("--baseline", help="another ctxlake binary, measured interleaved")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as home:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home,
                "CTXLAKE_HOME": os.path.join(home, ".ctxlake"),
                "MEMORY_FILE_PATH": os.path.join(home, "memory.jsonl")}
         servers = [("ctxlake", [os.path.abspath(a.ctxlake), "mcp"], "fleet_status", {})]
+        if a.baseline:
+            servers.append(("baseline", [os.path.abspath(a.baseline), "mcp"], "fleet_status", {}))
         if a.memory_server:
             servers.append(("server-memory", shlex.split(a.memory_server), "read_graph", {}))
         for _, cmd, tool, args in servers:  # warm the page cache once, not measured

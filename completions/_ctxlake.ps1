@@ -49,7 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;init' {
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Where the fleet''s shared state lives: `file:///path`, or `s3://bucket/prefix` (probed before the config is written; credentials come from the AWS environment)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Where the fleet''s shared state lives: `file:///path`, `s3://bucket/prefix` or `az://container/prefix` (probed before the config is written; credentials come from the provider''s environment)')
             [CompletionResult]::new('--memory', '--memory', [CompletionResultType]::ParameterName, 'Memory mode: on, shadow or off')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')

@@ -45,7 +45,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;init'= {
-            cand --store 'Where the fleet''s shared state lives: `file:///path`, or `s3://bucket/prefix` (probed before the config is written; credentials come from the AWS environment)'
+            cand --store 'Where the fleet''s shared state lives: `file:///path`, `s3://bucket/prefix` or `az://container/prefix` (probed before the config is written; credentials come from the provider''s environment)'
             cand --memory 'Memory mode: on, shadow or off'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'

@@ -46,7 +46,7 @@ complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "install" -d 'Add ct
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "uninstall" -d 'Remove ctxlake\'s MCP server and hooks from coding-agent runtimes\' config files'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "mcp" -d 'Serve ctxlake\'s tools to an MCP client (stdio, newline-delimited JSON-RPC)'
 complete -c ctxlake -n "__fish_ctxlake_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l store -d 'Where the fleet\'s shared state lives: `file:///path`, or `s3://bucket/prefix` (probed before the config is written; credentials come from the AWS environment)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l store -d 'Where the fleet\'s shared state lives: `file:///path`, `s3://bucket/prefix` or `az://container/prefix` (probed before the config is written; credentials come from the provider\'s environment)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand init" -l memory -d 'Memory mode: on, shadow or off' -r -f -a "on\t''
 shadow\t''
 off\t''"

@@ -123,11 +123,7 @@ impl Config {
     /// Load `path`; a missing file means all defaults. A malformed file is an error naming
     /// the line and column, never silently ignored.
     pub fn load(path: &Path) -> Result<Config> {
-        let mut c = match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(&text, path)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
-            Err(e) => return Err(Error::io("cannot read config", path, e)),
-        };
+        let mut c = Self::load_file(path)?;
         if let Some(v) = crate::paths::var(crate::paths::env::EMBEDDER) {
             c.embedder = EmbedderKind::parse(&v).ok_or_else(|| {
                 Error::usage(
@@ -140,6 +136,16 @@ impl Config {
             c.model_dir = Some(v.into());
         }
         Ok(c)
+    }
+
+    /// `path` alone, without the environment's overrides. The hook uses this: it never
+    /// embeds, so a bad `CTXLAKE_EMBEDDER` must not cost it the fleet's config.
+    pub fn load_file(path: &Path) -> Result<Config> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) => Err(Error::io("cannot read config", path, e)),
+        }
     }
 
     /// [`Config::lock_wait_ms`] as a duration.

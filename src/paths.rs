@@ -21,6 +21,9 @@ pub mod env {
     /// Debug builds only: shift this process's clock by N ms, to prove that leases
     /// follow the lake's clock rather than a host's. Not listed: not a user setting.
     pub const TEST_CLOCK_SKEW_MS: &str = "CTXLAKE_TEST_CLOCK_SKEW_MS";
+    /// Debug builds only: the spool block size (bytes) of `sync`'s drain, so the
+    /// three-host run's kill -9 lands between two flushes. Not listed: not a user setting.
+    pub const TEST_DRAIN_BLOCK: &str = "CTXLAKE_TEST_DRAIN_BLOCK";
 
     pub const ALL: &[(&str, &str)] = &[
         (HOME, "root of ctxlake's files (default `~/.ctxlake`)"),
@@ -50,7 +53,7 @@ pub mod env {
         ),
         (
             STORE,
-            "the lake's URL, `file:///path` or `s3://bucket/prefix` (overrides config.toml)",
+            "the lake's URL, `file:///path`, `s3://bucket/prefix` or `az://container/prefix` (overrides config.toml)",
         ),
         (
             EMBEDDER,

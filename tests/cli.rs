@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "cli/azure.rs"]
+mod azure;
 #[path = "cli/boundary.rs"]
 mod boundary;
 #[path = "cli/common.rs"]

@@ -23,8 +23,8 @@ use crate::scope::{default_agent, validate_id};
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct InitArgs {
-    /// Where the fleet's shared state lives: `file:///path`, or `s3://bucket/prefix`
-    /// (probed before the config is written; credentials come from the AWS environment).
+    /// Where the fleet's shared state lives: `file:///path`, `s3://bucket/prefix` or `az://container/prefix`
+    /// (probed before the config is written; credentials come from the provider's environment).
     #[arg(long, value_name = "URL")]
     pub store: Option<String>,
     /// Memory mode: on, shadow or off.
@@ -82,15 +82,16 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     }
     validate_id("fleet", &fleet)?;
     validate_id("agent", &agent)?;
-    if crate::lake::s3::is_s3_url(&store) {
+    if crate::lake::s3::is_object_store_url(&store) {
         // Refuse a bucket that is unreachable or ignores conditional writes now, not at
         // the first sync: nothing is written until the store passed the probe.
         let s = crate::lake::open_url(&store, &current)?;
         crate::lake::store::probe(s.as_ref())?;
     } else if !store.starts_with("file://") {
         return Err(
-            Error::usage("invalid_store", format!("store `{store}` is not supported"))
-                .hint("use `file:///absolute/path` or `s3://bucket/prefix`"),
+            Error::usage("invalid_store", format!("store `{store}` is not supported")).hint(
+                "use `file:///absolute/path`, `s3://bucket/prefix` or `az://container/prefix`",
+            ),
         );
     }
     let text = match existing {

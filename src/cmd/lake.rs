@@ -25,10 +25,10 @@ pub enum LakeCmd {
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct CopyArgs {
-    /// The lake to read (`file:///path` or `s3://bucket/prefix`).
+    /// The lake to read (`file:///path`, `s3://bucket/prefix` or `az://container/prefix`).
     #[arg(value_name = "FROM")]
     pub from: String,
-    /// The lake to write (`file:///path` or `s3://bucket/prefix`).
+    /// The lake to write (`file:///path`, `s3://bucket/prefix` or `az://container/prefix`).
     #[arg(value_name = "TO")]
     pub to: String,
 }

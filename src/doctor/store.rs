@@ -36,9 +36,11 @@ pub(crate) fn bounded(paths: &Paths, config: &Config) -> Vec<Check> {
 
 pub(crate) fn check(paths: &Paths, config: &Config) -> Vec<Check> {
     let url = crate::lake::store_url(paths, config);
-    let s3 = crate::lake::s3::is_s3_url(&url);
     let mut out = Vec::new();
-    if s3 {
+    if url.starts_with("az://") {
+        out.push(azure_credentials());
+    }
+    if url.starts_with("s3://") {
         out.push(credentials());
         if let Err(c) = reachable(&url, config) {
             out.push(*c);
@@ -115,6 +117,34 @@ fn credentials() -> Check {
             "no AWS credentials in the environment and the instance metadata service is disabled",
         )
         .fix("set `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (or run on a host with a role)"),
+    }
+}
+
+/// Which Azure credential `object_store` will use: named, never read out. (No TCP
+/// pre-check: the group's deadline bounds a dead endpoint.)
+fn azure_credentials() -> Check {
+    let name = "credentials";
+    let set = |k: &str| var(k).is_some();
+    let emulator =
+        var("AZURE_STORAGE_USE_EMULATOR").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let src = if emulator {
+        Some("the storage emulator's well-known account (`AZURE_STORAGE_USE_EMULATOR`)")
+    } else if !set("AZURE_STORAGE_ACCOUNT_NAME") {
+        None
+    } else if set("AZURE_STORAGE_ACCOUNT_KEY") || set("AZURE_STORAGE_ACCESS_KEY") {
+        Some("the account key (`AZURE_STORAGE_ACCOUNT_KEY`)")
+    } else if set("AZURE_STORAGE_SAS_KEY") || set("AZURE_STORAGE_SAS_TOKEN") {
+        Some("a SAS token (`AZURE_STORAGE_SAS_TOKEN`)")
+    } else if set("AZURE_CLIENT_ID") || set("AZURE_FEDERATED_TOKEN_FILE") {
+        Some("a service principal or workload identity (`AZURE_CLIENT_ID`)")
+    } else {
+        Some("the managed identity (instance metadata), if this is an Azure host")
+    };
+    match src {
+        Some(s) => Check::ok(G, name, format!("from {s}")),
+        None => Check::fail(G, name, "`AZURE_STORAGE_ACCOUNT_NAME` is not set").fix(
+            "export `AZURE_STORAGE_ACCOUNT_NAME` and `AZURE_STORAGE_ACCOUNT_KEY` (or a SAS token)",
+        ),
     }
 }
 

@@ -120,7 +120,7 @@ fn context(
     session: &str,
     notes: &mut Vec<String>,
 ) -> Ctx {
-    let config = Config::load(&paths.config_file()).unwrap_or_else(|e| {
+    let config = Config::load_file(&paths.config_file()).unwrap_or_else(|e| {
         notes.push(format!("config ignored: {}", e.one_line()));
         Config::default()
     });

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 
 /// The variable the runtimes read the bearer token from (`ctxlake mcp token show`).
 pub const TOKEN_VAR: &str = "CTXLAKE_MCP_TOKEN";
-/// Where `ctxlake mcp --http` listens by default.
+/// Where `ctxlake mcp --http` listens by default (a test holds it to `DEFAULT_ADDR`).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:8719/mcp";
 
 /// A remote entry: the endpoint, and whether requests must carry the token.
@@ -67,6 +67,12 @@ pub fn entry(rt: Runtime, r: &Remote) -> Result<Value> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_default_url_is_where_the_http_server_listens_by_default() {
+        let addr = crate::mcp::http::DEFAULT_ADDR;
+        assert_eq!(DEFAULT_URL, format!("http://{addr}/mcp"));
+    }
+
     use super::*;
 
     #[test]

@@ -55,6 +55,8 @@ pub(crate) struct Loaded {
     pub base: Option<String>,
     /// `checkpoint.published` as loaded: a changed one is worth a new checkpoint.
     pub base_published: Option<Published>,
+    /// Lines of event batch objects skipped as torn, foreign or malformed.
+    pub bad_lines: usize,
 }
 
 fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
@@ -146,10 +148,12 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
     keys.retain(|k| !by_id.contains_key(keys::stem(k)));
     keys.sort();
     keys.dedup();
-    for (b, _) in store.get_many(&keys)?.into_iter().flatten() {
-        if let Ok(e) = serde_json::from_slice::<Event>(&b) {
-            by_id.insert(e.id.clone(), e);
-        }
+    let mut bad_lines = 0;
+    for (k, found) in keys.iter().zip(store.get_many(&keys)?) {
+        let Some((b, _)) = found else { continue };
+        let (events, bad) = super::batch::events(k, &b, fleet);
+        by_id.extend(events.into_iter().map(|e| (e.id.clone(), e)));
+        bad_lines += bad;
     }
     let fresh = by_id.len() - before;
     if fresh > 0 {
@@ -166,6 +170,7 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
         checkpoint: cp,
         fresh,
         base,
+        bad_lines,
     })
 }
 

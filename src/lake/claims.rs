@@ -1,5 +1,5 @@
-//! Claim events as the lake holds them (`claims/<fleet>/events/<ulid>.json`, create-only),
-//! read back in id order for the gate (`memory::gate`).
+//! Claim events as the lake holds them (`claims/<fleet>/events/`, create-only batches, see
+//! `lake::batch`), read back in id order for the gate (`memory::gate`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -26,10 +26,8 @@ pub fn load_events(
 ) -> crate::error::Result<Vec<Event>> {
     let mut out = Vec::new();
     for o in store.list(&super::keys::claim_events(fleet))? {
-        if let Some((b, _)) = store.get(&o.key)?
-            && let Ok(e) = serde_json::from_slice::<Event>(&b)
-        {
-            out.push(e);
+        if let Some((b, _)) = store.get(&o.key)? {
+            out.extend(super::batch::events(&o.key, &b, fleet).0);
         }
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));

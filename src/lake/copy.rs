@@ -1,5 +1,5 @@
-//! `lake copy`: move a lake into another store (a local lake into a bucket), object by
-//! object with create-if-absent. The destination is listed once first, so a re-run
+//! `lake copy`: move a lake into another store (a local lake into a bucket), in chunks
+//! of objects with create-if-absent. The destination is listed once first, so a re-run
 //! copies only what is missing: idempotent and resumable after any interruption.
 
 use std::collections::HashMap;
@@ -11,6 +11,8 @@ use crate::error::Result;
 
 /// How many differing keys the report names.
 const NAME_AT_MOST: usize = 20;
+/// Objects read and then created per round (the stores bound what is in flight).
+const CHUNK: usize = 256;
 
 #[derive(Debug, Default, Serialize)]
 pub struct CopyReport {
@@ -45,29 +47,40 @@ pub fn copy(
         objects: objects.len(),
         ..Default::default()
     };
-    let mut fed: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-    for (i, o) in objects.iter().enumerate() {
+    let mut missing = Vec::new();
+    for o in &objects {
         match present.get(&o.key) {
             Some(size) if *size == o.size => r.already_present += 1,
             Some(_) => r.differing.push(o.key.clone()),
-            None => {
-                let Some((bytes, _)) = from.get(&o.key)? else {
-                    continue; // gone since the listing
-                };
-                match to.create(&o.key, &bytes)? {
-                    Created::Yes(at) => {
-                        r.copied += 1;
-                        if let Some(fleet) = needs_feed(&o.key, at) {
-                            fed.entry(fleet.to_string())
-                                .or_default()
-                                .push(o.key.clone());
-                        }
+            None => missing.push(o.key.clone()),
+        }
+    }
+    let mut done = r.already_present + r.differing.len();
+    progress(done, objects.len());
+    let mut fed: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    // A chunk's reads, then its creates, each with several requests in flight on a
+    // remote store: a copy into a bucket is bound by round trips, not bytes.
+    for chunk in missing.chunks(CHUNK) {
+        let got = from.get_many(chunk)?;
+        let items: Vec<(String, Vec<u8>)> = chunk
+            .iter()
+            .zip(got)
+            // None: gone since the listing.
+            .filter_map(|(k, g)| g.map(|(bytes, _)| (k.clone(), bytes)))
+            .collect();
+        for ((key, _), created) in items.iter().zip(to.create_many(&items)?) {
+            match created {
+                Created::Yes(at) => {
+                    r.copied += 1;
+                    if let Some(fleet) = needs_feed(key, at) {
+                        fed.entry(fleet.to_string()).or_default().push(key.clone());
                     }
-                    Created::Exists => r.already_present += 1,
                 }
+                Created::Exists => r.already_present += 1,
             }
         }
-        progress(i + 1, objects.len());
+        done += chunk.len();
+        progress(done, objects.len());
     }
     r.differing.truncate(NAME_AT_MOST);
     // Copied objects carry their old names: readers of a lake already in use find

@@ -5,19 +5,17 @@
 //! Every lock wait is bounded: a file whose lock stays held is skipped with a note and
 //! drained by a later sync.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::keys;
 use super::presence::PresenceObj;
-use super::store::{Created, Store};
+use super::store::Store;
+use super::{batch, keys};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use crate::spool::{self, Record, RecordKind, lock};
+use crate::spool::{self, Record, lock};
 
 /// Spool bytes read, applied and flushed at a time (about 10k records): memory stays
 /// bounded whatever the file's size.
@@ -27,6 +25,18 @@ const BLOCK: usize = 4 << 20;
 /// lines longer than a block) all the time.
 #[cfg(test)]
 const BLOCK: usize = 1024;
+
+/// `BLOCK`, or in a debug build `CTXLAKE_TEST_DRAIN_BLOCK`: the three-host run drains in
+/// small blocks so its `kill -9` lands between two flushes. Release builds never read it.
+fn block_size() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(n) =
+        crate::paths::var(crate::paths::env::TEST_DRAIN_BLOCK).and_then(|v| v.parse::<usize>().ok())
+    {
+        return n.max(64);
+    }
+    BLOCK
+}
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct DrainReport {
@@ -141,14 +151,12 @@ fn drain_file(
     report: &mut DrainReport,
 ) -> Result<u64> {
     let wm = watermark(paths, f);
-    let mut pos: u64 = fs::read_to_string(&wm)
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0);
+    let (mut pos, redo) = read_mark(&wm);
+    applier.held.clear();
     let mut file = fs::File::open(f).map_err(|e| Error::io("cannot read spool", f, e))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     report.files += 1;
-    let mut block = BLOCK;
+    let mut block = block_size();
     while pos < size {
         let bytes = read_block(&mut file, f, pos, block)?;
         if bytes.is_empty() {
@@ -176,15 +184,39 @@ fn drain_file(
                 None => {} // a create, counted when the batch is sent
             }
         }
-        applier.flush(report)?;
+        if applier.has_creates() {
+            write_mark(&wm, pos, true)?;
+        }
+        // A redo stays careful to the file's end: the crashed run may have cut its
+        // blocks differently (another build's block size).
+        applier.flush(report, redo)?;
         pos = if at_end { size } else { pos + scan.end_offset };
-        // Only matters if a crash interrupts before the file is removed.
-        crate::fsutil::write_atomic(&wm, pos.to_string().as_bytes(), 0o600)?;
-        block = BLOCK;
+        // Only matters if a crash interrupts before the file is removed. A redo keeps
+        // the mark open, so a crash during it is redone as carefully.
+        write_mark(&wm, pos, redo)?;
+        block = block_size();
     }
     fs::remove_file(f).map_err(|e| Error::io("cannot remove drained spool", f, e))?;
     let _ = fs::remove_file(&wm);
     Ok(size)
+}
+
+/// A spool file's watermark: the offset drained so far, and whether a flush of batch
+/// objects past it was under way (a crash may have left some of them in the lake).
+fn read_mark(wm: &Path) -> (u64, bool) {
+    let text = fs::read_to_string(wm).unwrap_or_default();
+    let mut words = text.split_whitespace();
+    let pos = words.next().and_then(|w| w.parse().ok()).unwrap_or(0);
+    (pos, words.next() == Some("open"))
+}
+
+fn write_mark(wm: &Path, pos: u64, open: bool) -> Result<()> {
+    let text = if open {
+        format!("{pos} open")
+    } else {
+        pos.to_string()
+    };
+    crate::fsutil::write_atomic(wm, text.as_bytes(), 0o600)
 }
 
 /// Up to `len` bytes of `f` from `pos`.
@@ -207,8 +239,10 @@ struct Applier<'a> {
     fleets: std::collections::HashSet<String>,
     /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
     feed: BTreeMap<String, Vec<String>>,
-    /// Creates waiting for the next flush: (fleet, (key, bytes)).
-    creates: Vec<(String, (String, Vec<u8>))>,
+    /// Create-only records waiting for the next flush, by fleet and area, in spool order.
+    creates: BTreeMap<(String, batch::Area), Vec<Record>>,
+    /// Ids the lake already holds, learnt while draining the current spool file.
+    held: HashSet<String>,
 }
 
 impl<'a> Applier<'a> {
@@ -222,7 +256,8 @@ impl<'a> Applier<'a> {
             segments: BTreeMap::new(),
             fleets: Default::default(),
             feed: BTreeMap::new(),
-            creates: Vec::new(),
+            creates: BTreeMap::new(),
+            held: HashSet::new(),
         })
     }
 
@@ -252,61 +287,34 @@ impl<'a> Applier<'a> {
         if self.fleets.insert(rec.fleet.clone()) {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
         }
-        match rec.kind {
-            RecordKind::FleetHandoff => {
-                let p = &rec.payload;
-                let note = json!({
-                    "id": rec.id, "at": rec.ts, "agent": rec.agent, "session": rec.session,
-                    "repo": p["repo"], "summary": p["summary"], "status": p["status"], "next": p["next"],
-                });
-                self.create(&rec.fleet, keys::handoff(&rec.fleet, &rec.id), &note);
-                Ok(None)
-            }
-            RecordKind::MemoryPropose | RecordKind::MemoryShown | RecordKind::MemoryOperator => {
-                let ev = json!({
-                    "id": rec.id, "at": rec.ts, "kind": rec.kind, "agent": rec.agent,
-                    "session": rec.session, "payload": rec.payload,
-                });
-                self.create(&rec.fleet, keys::claim_event(&rec.fleet, &rec.id), &ev);
-                Ok(None)
-            }
-            _ => {
-                if is_hook {
-                    let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
-                    self.segments.entry(k).or_default().push(rec.clone());
-                }
-                self.apply_presence(&rec).map(Some)
-            }
+        // Handoffs and claim events wait for the flush, which writes them in batches.
+        if let Some(area) = batch::Area::of(&rec.kind) {
+            let group = (rec.fleet.clone(), area);
+            self.creates.entry(group).or_default().push(rec);
+            return Ok(None);
         }
+        if is_hook {
+            let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
+            self.segments.entry(k).or_default().push(rec.clone());
+        }
+        self.apply_presence(&rec).map(Some)
     }
 
-    /// Queue a record's own object for the next flush's batch of creates.
-    fn create(&mut self, fleet: &str, key: String, v: &serde_json::Value) {
-        self.creates.push((fleet.to_string(), (key, to_bytes(v))));
+    fn has_creates(&self) -> bool {
+        !self.creates.is_empty()
     }
 
-    /// Send the queued creates (several in flight on a remote store) and count them. One
-    /// that landed late is also named in the feed, so watermark readers find it.
-    fn send_creates(&mut self, report: &mut DrainReport) -> Result<()> {
-        let (fleets, items): (Vec<String>, Vec<(String, Vec<u8>)>) =
-            std::mem::take(&mut self.creates).into_iter().unzip();
-        let answers = self.store.create_many(&items)?;
-        let now = self.lake_now();
-        for ((fleet, (key, _)), created) in fleets.into_iter().zip(items).zip(answers) {
-            let landed = match created {
-                Created::Yes(at) => {
-                    report.applied += 1;
-                    at
-                }
-                // Ours from an earlier try, or found now: it landed no later than now.
-                Created::Exists => {
-                    report.already_applied += 1;
-                    now
-                }
-            };
-            if super::watermark::is_late(&key, landed) {
-                self.feed.entry(fleet).or_default().push(key);
-            }
+    /// Write the queued create-only records as batch objects (see `batch::send`) and
+    /// count them; a batch that landed late is also named in the feed.
+    fn send_creates(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
+        let groups = std::mem::take(&mut self.creates);
+        let offset = self.lake_offset_ms;
+        let now = move || crate::time::now_ms() + offset;
+        let sent = batch::send(self.store, groups, recheck, &mut self.held, &now)?;
+        report.applied += sent.applied;
+        report.already_applied += sent.already_applied;
+        for (fleet, key) in sent.late {
+            self.feed.entry(fleet).or_default().push(key);
         }
         Ok(())
     }
@@ -336,8 +344,10 @@ impl<'a> Applier<'a> {
 
     /// Write batched presences (every touched one: its mtime is its heartbeat) and
     /// segments, then make the lake durable.
-    fn flush(&mut self, report: &mut DrainReport) -> Result<()> {
-        self.send_creates(report)?;
+    /// `recheck`: this block's batch objects may have been cut differently by the run
+    /// that crashed (see `batch::send`).
+    fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
+        self.send_creates(report, recheck)?;
         for key in std::mem::take(&mut self.dirty) {
             if let Some(p) = self.presences.get(&key) {
                 self.store.put(&key, &to_bytes(p))?;
@@ -369,6 +379,7 @@ fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::lake::store::LocalStore;
+    use serde_json::json;
 
     /// A spool file many blocks long, with a line longer than a block and a torn tail,
     /// drains every intact record exactly once.
@@ -386,22 +397,64 @@ mod tests {
             } else {
                 format!("note {i}")
             };
-            let rec = Record {
-                id: crate::ulid::encode(1_764_000_000_000 + i, 0),
-                ts: "2026-11-29T00:00:00.000Z".into(),
-                fleet: "f".into(),
-                agent: "a".into(),
-                session: "s".into(),
-                kind: "fleet_handoff".into(),
-                payload: json!({"summary": summary, "status": "done"}),
-            };
-            body.extend(spool::encode(&rec));
+            body.extend(spool::encode(&handoff_rec(i, summary)));
         }
         body.extend(b"{\"v\":1,\"crc\":\"0000");
         fs::write(dir.join("f.ndjson"), &body).unwrap();
         let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
         assert_eq!((r.records, r.applied, r.torn_tails), (60, 60, 1), "{r:?}");
-        assert_eq!(store.list(&keys::handoffs("f")).unwrap().len(), 60);
+        assert_eq!(handoff_ids(&store, "f").len(), 60);
         assert!(spool::list_files(&paths.spool).is_empty());
+    }
+
+    fn handoff_rec(i: u64, summary: String) -> Record {
+        let payload = json!({"summary": summary, "status": "done"});
+        batch::test_record(i, "f", "fleet_handoff", payload)
+    }
+
+    /// A redo after a crash finds objects an earlier run created, cut differently (a
+    /// smaller bound, an older build): the open watermark makes it read them first and
+    /// write only the rest, so every record ends up in the lake exactly once.
+    #[test]
+    fn a_redo_settles_against_what_an_earlier_run_created() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let recs: Vec<Record> = (0..24)
+            .map(|i| handoff_rec(i, format!("note {i}")))
+            .collect();
+        // The earlier run landed records 0-1 under 0's key and 9-11 under 9's key.
+        for range in [0..2, 9..12] {
+            let first = &recs[range.start].id;
+            let body: Vec<u8> = recs[range].iter().flat_map(spool::encode).collect();
+            store
+                .create(&keys::handoff_batch("f", first), &body)
+                .unwrap();
+        }
+        let dir = paths.spool.join("mcp");
+        fs::create_dir_all(&dir).unwrap();
+        let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
+        let sealed = dir.join(format!("f.{}.ndjson", crate::ulid::new()));
+        fs::write(&sealed, &body).unwrap();
+        // The crashed run had marked its flush of the file's first block open.
+        write_mark(&watermark(&paths, &sealed), 0, true).unwrap();
+        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        let mut ids = handoff_ids(&store, "f");
+        ids.sort();
+        let want: Vec<String> = recs.iter().map(|r| r.id.clone()).collect();
+        assert_eq!(ids, want, "each record exactly once");
+        assert_eq!((r.applied, r.already_applied), (19, 5), "{r:?}");
+    }
+
+    /// Every handoff id in the lake of `fleet`, once per copy, from its batch objects.
+    fn handoff_ids(store: &LocalStore, fleet: &str) -> Vec<String> {
+        let mut ids = Vec::new();
+        for o in store.list(&keys::handoffs(fleet)).unwrap() {
+            let bytes = store.get(&o.key).unwrap().unwrap().0;
+            let (notes, bad) = batch::notes(&o.key, &bytes, fleet);
+            assert_eq!(bad, 0, "{}", o.key);
+            ids.extend(notes.into_iter().map(|n| n.id));
+        }
+        ids
     }
 }

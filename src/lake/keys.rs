@@ -43,15 +43,28 @@ pub fn sessions(fleet: &str) -> String {
     format!("sessions/{fleet}/")
 }
 
+/// `handoffs/<fleet>/<id>.json`: one handoff per object, as drains wrote them before
+/// batches; readers still accept it.
+#[cfg(test)]
 pub fn handoff(fleet: &str, id: &str) -> String {
     format!("handoffs/{fleet}/{id}.json")
+}
+/// `handoffs/<fleet>/<first-id>.ndjson`: a drain's batch of handoffs (see `lake::batch`).
+pub fn handoff_batch(fleet: &str, first: &str) -> String {
+    format!("handoffs/{fleet}/{first}.ndjson")
 }
 pub fn handoffs(fleet: &str) -> String {
     format!("handoffs/{fleet}/")
 }
 
+/// `claims/<fleet>/events/<id>.json`: one event per object (the layout before batches).
+#[cfg(test)]
 pub fn claim_event(fleet: &str, id: &str) -> String {
     format!("claims/{fleet}/events/{id}.json")
+}
+/// `claims/<fleet>/events/<first-id>.ndjson`: a drain's batch of claim events.
+pub fn claim_event_batch(fleet: &str, first: &str) -> String {
+    format!("claims/{fleet}/events/{first}.ndjson")
 }
 pub fn claim_events(fleet: &str) -> String {
     format!("claims/{fleet}/events/")

@@ -28,6 +28,13 @@ pub struct MaintReport {
     /// Digest of the folded state (the snapshot id before the embedder's part).
     #[serde(skip)]
     pub state_digest: Option<String>,
+    /// Lines of event batch objects skipped as torn, foreign or malformed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bad_lines: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 pub fn maint(
@@ -40,7 +47,7 @@ pub fn maint(
     super::trace::start();
     let mut loaded = super::checkpoint::load(paths, store, fleet)?;
     let mut latest = Latest::new(store, fleet);
-    let report = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
+    let mut report = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
         Some(r) => r,
         None => publish(
             paths,
@@ -52,6 +59,7 @@ pub fn maint(
             &mut latest,
         )?,
     };
+    report.bad_lines = loaded.bad_lines;
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
         state_digest: d.clone(),
         mode: config.memory_mode.as_str().into(),
@@ -128,6 +136,7 @@ fn unchanged(
         seq: Some(latest.seq),
         note: vectors.note,
         state_digest: Some(p.state_digest.clone()),
+        bad_lines: 0, // set by the caller, from the load
     }))
 }
 

@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 
+pub(crate) mod batch;
 pub mod checkpoint;
 pub mod claims;
 pub mod copy;
@@ -34,20 +35,20 @@ pub fn store_url(paths: &Paths, config: &Config) -> String {
         .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()))
 }
 
-/// Open the configured store. Only an `s3://` store starts a network client.
+/// Open the configured store. Only an `s3://` or `az://` store starts a network client.
 pub fn open(paths: &Paths, config: &Config) -> Result<Box<dyn Store>> {
     open_url(&store_url(paths, config), config)
 }
 
 pub fn open_url(url: &str, config: &Config) -> Result<Box<dyn Store>> {
-    if s3::is_s3_url(url) {
+    if s3::is_object_store_url(url) {
         return Ok(Box::new(s3::S3Store::open(url, &config.s3)?));
     }
     match crate::paths::path_from_store_url(url) {
         Some(p) if p.is_absolute() => Ok(Box::new(LocalStore::open(&PathBuf::from(p))?)),
         _ => Err(
             Error::usage("invalid_store", format!("store `{url}` is not supported"))
-                .hint("use `file:///absolute/path` or `s3://bucket/prefix` in `store` (config.toml) or `CTXLAKE_STORE`"),
+                .hint("use `file:///absolute/path`, `s3://bucket/prefix` or `az://container/prefix` in `store` (config.toml) or `CTXLAKE_STORE`"),
         ),
     }
 }

@@ -31,9 +31,33 @@ def read_all(moto, bucket, keys):
         return list(pool.map(lambda k: moto.body(bucket, k), keys))
 
 
+def records(moto, bucket, prefix):
+    """Every record under `prefix`: the lines of batch objects (`<first-id>.ndjson`, one
+    framed spool record a line) and legacy single objects (`<id>.json`). Returns the
+    records, the number of objects and how many of them are legacy single objects."""
+    keys = moto.keys(bucket, prefix)
+    out, legacy = [], 0
+    for key, body in zip(keys, read_all(moto, bucket, keys)):
+        if key.endswith(".ndjson"):
+            out += [json.loads(line) for line in body.decode().splitlines() if line]
+        else:
+            legacy += 1
+            out.append(json.loads(body))
+    return out, len(keys), legacy
+
+
+def summary_of(note):
+    """A handoff's summary: top-level in a legacy note, in the payload of a batch line."""
+    return note["summary"] if "summary" in note else note["payload"]["summary"]
+
+
 def proposals(moto, bucket, prefix, text):
-    bodies = read_all(moto, bucket, moto.keys(bucket, prefix))
-    return sum(1 for b in bodies if json.loads(b)["payload"].get("claim") == text)
+    return sum(1 for r in records(moto, bucket, prefix)[0] if r["payload"].get("claim") == text)
+
+
+def in_lake(moto, bucket, prefixes):
+    """How many create-only records the lake holds under `prefixes`."""
+    return sum(len(records(moto, bucket, p)[0]) for p in prefixes)
 
 
 def backlog(host, n):
@@ -70,16 +94,21 @@ def backlog(host, n):
 
 
 def exactly_once(moto, bucket, prefix, fleet, written):
-    events = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/claims/{fleet}/events/"))
-    got = Counter(json.loads(b)["payload"]["claim"] for b in events)
+    """Each written record in the lake exactly once, counted inside batch objects and in
+    legacy single objects alike; every id once. Returns a line on the objects counted."""
+    events, n_events, legacy_events = records(moto, bucket, f"{prefix}/claims/{fleet}/events/")
+    got = Counter(r["payload"]["claim"] for r in events)
     want = Counter(written["proposals"])
     check(got == want, f"(d) claim events: {len(want - got)} lost, {len(got - want)} duplicated "
                        f"or foreign (of {sum(want.values())})")
-    notes = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/handoffs/{fleet}/"))
-    got = Counter(json.loads(b)["summary"] for b in notes)
+    notes, n_notes, legacy_notes = records(moto, bucket, f"{prefix}/handoffs/{fleet}/")
+    got = Counter(summary_of(n) for n in notes)
     want = Counter(written["handoffs"])
     check(got == want, f"(d) handoffs: {len(want - got)} lost, {len(got - want)} duplicated "
                        f"or foreign (of {sum(want.values())})")
+    ids = Counter(r["id"] for r in events + notes)
+    check(all(c == 1 for c in ids.values()),
+          f"(d) {sum(c - 1 for c in ids.values())} record ids in the lake more than once")
     segments = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/sessions/{fleet}/"))
     recs = [json.loads(line) for seg in segments for line in seg.decode().splitlines() if line]
     ids = Counter(r["id"] for r in recs)
@@ -88,3 +117,5 @@ def exactly_once(moto, bucket, prefix, fleet, written):
     per_session = Counter(r["session"] for r in recs)
     check(dict(per_session) == written["hooks"],
           f"(d) hook events per session: lake {dict(per_session)} != written {written['hooks']}")
+    return (f"{len(events)} claim events in {n_events} objects ({legacy_events} legacy single), "
+            f"{len(notes)} handoffs in {n_notes} objects ({legacy_notes} legacy single)")

@@ -119,3 +119,36 @@ fn collect(dir: &Path, out: &mut Vec<u8>) {
         }
     }
 }
+
+/// The records a lake area holds, as JSON, from its objects `(key, bytes)`: every line of
+/// a batch object (`<first-id>.ndjson`, framed spool records: the handoff's summary is in
+/// its `payload`), or a legacy single object (`<id>.json`) whole.
+pub fn lake_records(objects: Vec<(String, Vec<u8>)>) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (key, bytes) in objects {
+        if key.ends_with(".ndjson") {
+            let scan = ctxlake::spool::scan(&bytes, 0);
+            assert_eq!(scan.bad_lines, 0, "a bad line in {key}");
+            out.extend(
+                scan.records
+                    .iter()
+                    .map(|r| serde_json::to_value(r).unwrap()),
+            );
+        } else {
+            out.push(serde_json::from_slice(&bytes).unwrap());
+        }
+    }
+    out
+}
+
+/// `lake_records` of a local lake directory (its staged temp files skipped).
+pub fn local_lake_records(dir: &Path) -> Vec<Value> {
+    let mut objects = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if !name.starts_with('.') {
+            objects.push((name.clone(), std::fs::read(dir.join(&name)).unwrap()));
+        }
+    }
+    lake_records(objects)
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::Env;
+use crate::common::{Env, local_lake_records};
 
 const CORPUS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -161,11 +161,13 @@ fn sync_rescrubs_what_reaches_the_lake() {
     }
     std::fs::write(&spool, raw).unwrap();
     env.cmd().args(["sync", "-q"]).assert().success();
+    let notes = local_lake_records(&env.ctxlake_home().join("lake/handoffs/default"));
     for (id, t) in ids.iter().zip(&texts) {
-        let key = env
-            .ctxlake_home()
-            .join(format!("lake/handoffs/default/{id}.json"));
-        let note: Value = serde_json::from_slice(&std::fs::read(&key).unwrap()).unwrap();
-        assert_eq!(note["summary"], scrubbed(t, 4000), "lake holds: {t}");
+        let note = notes.iter().find(|n| n["id"] == *id).expect("in the lake");
+        assert_eq!(
+            note["payload"]["summary"],
+            scrubbed(t, 4000),
+            "lake holds: {t}"
+        );
     }
 }

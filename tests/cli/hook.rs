@@ -275,4 +275,30 @@ fn event_name_from_the_command_line_and_a_full_spool_drops_and_counts() {
     let count = std::fs::read_to_string(env.ctxlake_home().join("state/hook-dropped.count"));
     assert_eq!(count.unwrap().trim(), "2");
     assert!(hook_log(&env).contains("dropped: the hook spool is full"));
+
+    // A bad embedder in the environment is not the hook's business: the config holds.
+    let mut bad = env;
+    bad.extra.push(("CTXLAKE_EMBEDDER".into(), "bogus".into()));
+    let p = fixture("hermes/post_tool_call.json").to_string();
+    assert_eq!(hook(&bad, &["hermes"], p), "");
+    let count = std::fs::read_to_string(bad.ctxlake_home().join("state/hook-dropped.count"));
+    assert_eq!(count.unwrap().trim(), "3", "the spool limit still applied");
+}
+
+/// build.rs links the binary position-dependent on Linux so the loader has no relative
+/// relocations to apply before a hook's `main` (see build.rs for the measurement).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_is_linked_position_dependent_on_linux() {
+    if std::env::var_os("CTXLAKE_BUILD_PIE").is_some() {
+        return;
+    }
+    let bin = std::fs::read(assert_cmd::cargo::cargo_bin("ctxlake")).unwrap();
+    assert_eq!(&bin[..4], b"\x7fELF");
+    // e_type, little-endian at offset 16: 2 = ET_EXEC, 3 = ET_DYN (a PIE).
+    let e_type = u16::from_le_bytes([bin[16], bin[17]]);
+    assert_eq!(
+        e_type, 2,
+        "ctxlake is a PIE: build.rs's -no-pie link arg was lost"
+    );
 }

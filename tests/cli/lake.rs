@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::Env;
+use crate::common::{Env, local_lake_records};
 
 fn status_of(v: &Value, agent: &str) -> Vec<(String, String)> {
     v["agents"]
@@ -342,17 +342,9 @@ fn sync_killed_mid_drain_loses_and_duplicates_nothing() {
     env.cmd().arg("sync").assert().success();
     let dir = env.ctxlake_home().join("lake/handoffs/default");
     let mut in_lake = std::collections::BTreeSet::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        if name.starts_with('.') {
-            continue;
-        }
-        let b = std::fs::read(dir.join(&name)).unwrap();
-        let v: Value = serde_json::from_slice(&b).unwrap();
-        assert!(
-            in_lake.insert(v["id"].as_str().unwrap().to_string()),
-            "duplicate {name}"
-        );
+    for v in local_lake_records(&dir) {
+        let id = v["id"].as_str().unwrap().to_string();
+        assert!(in_lake.insert(id.clone()), "duplicate {id}");
     }
     assert_eq!(
         in_lake, ids,

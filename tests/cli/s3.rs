@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::common::Env;
 
-fn leases(v: &Value, agent: &str) -> Vec<Value> {
+pub(crate) fn leases(v: &Value, agent: &str) -> Vec<Value> {
     v["agents"]
         .as_array()
         .unwrap()
@@ -22,11 +22,11 @@ fn leases(v: &Value, agent: &str) -> Vec<Value> {
         .collect()
 }
 
-fn run(env: &Env, args: &[&str]) {
+pub(crate) fn run(env: &Env, args: &[&str]) {
     env.cmd().args(args).assert().success();
 }
 
-fn propose(env: &Env, text: &str) {
+pub(crate) fn propose(env: &Env, text: &str) {
     let ev = json!([{"session_id": env.session, "message_id": "m1"}]).to_string();
     run(
         env,

@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 
 use super::state::{self, Listed, Session, State};
-use crate::cache::{HandoffNote, SessionDigest};
+use crate::cache::SessionDigest;
 use crate::error::Result;
-use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
 use crate::lake::store::Store;
 use crate::lake::watermark;
+use crate::lake::{batch, keys};
 
 /// Presences changed since the last pass (by size and time), and drop removed ones.
 pub(super) fn presences(store: &dyn Store, fleet: &str, st: &mut State) -> Result<()> {
@@ -108,6 +108,7 @@ pub(super) fn handoffs(
     fed: &[String],
     lake_now: i64,
     keep: usize,
+    bad_lines: &mut usize,
 ) -> Result<()> {
     let prefix = keys::handoffs(fleet);
     let listed = st.handoffs_mark.scan(store, &prefix)?;
@@ -123,13 +124,24 @@ pub(super) fn handoffs(
     let fetch: Vec<String> = new
         .into_iter()
         .filter(|k| !held.contains(keys::stem(k)))
-        .take(keep)
         .map(str::to_string)
         .collect();
-    for (b, _) in store.get_many(&fetch)?.into_iter().flatten() {
-        if let Ok(n) = serde_json::from_slice::<HandoffNote>(&b) {
-            st.notes.push(n);
+    // Newest first, a few objects at a time, until `keep` notes are in hand: a batch
+    // object holds thousands of notes, a legacy one holds one, so each round asks for as
+    // many objects as the notes per object seen so far say are still needed.
+    let (mut got, mut done) = (0, 0);
+    while got < keep && done < fetch.len() {
+        let per_object = got.checked_div(done).unwrap_or(keep);
+        let want = (keep - got).div_ceil(per_object.max(1)).clamp(1, 64);
+        let wave = &fetch[done..(done + want).min(fetch.len())];
+        for (k, found) in wave.iter().zip(store.get_many(wave)?) {
+            let Some((bytes, _)) = found else { continue };
+            let (notes, bad) = batch::notes(k, &bytes, fleet);
+            got += notes.len();
+            st.notes.extend(notes);
+            *bad_lines += bad;
         }
+        done += wave.len();
     }
     st.notes.sort_by(|a, b| b.id.cmp(&a.id));
     st.notes.dedup_by(|a, b| a.id == b.id);
@@ -155,4 +167,56 @@ pub(super) fn manifest(store: &dyn Store, fleet: &str, st: &mut State) -> Result
         st.manifest = Some(m);
     }
     Ok(st.manifest.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lake::LocalStore;
+    use crate::lake::batch::test_record;
+    use crate::spool;
+
+    /// The newest `keep` handoffs come from batch objects and legacy single objects
+    /// alike, and a batch's stray line is skipped and counted, not the batch.
+    #[test]
+    fn the_newest_handoffs_come_from_batches_and_legacy_objects() {
+        let d = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(d.path()).unwrap();
+        let note = |i: u64| {
+            let payload = serde_json::json!({"summary": format!("n{i}"), "status": "done"});
+            test_record(i, "f", "fleet_handoff", payload)
+        };
+        for i in 0..2 {
+            let r = note(i);
+            let legacy = serde_json::json!({"id": r.id, "at": r.ts, "agent": "a",
+                "session": "s", "summary": format!("n{i}"), "status": "done"});
+            store
+                .create(&keys::handoff("f", &r.id), legacy.to_string().as_bytes())
+                .unwrap();
+        }
+        for first in [2, 6, 10] {
+            let mut body: Vec<u8> = (first..first + 4)
+                .flat_map(|i| spool::encode(&note(i)))
+                .collect();
+            body.extend(spool::encode(&test_record(
+                99,
+                "other",
+                "fleet_handoff",
+                serde_json::json!({}),
+            )));
+            let key = keys::handoff_batch("f", &note(first).id);
+            store.create(&key, &body).unwrap();
+        }
+        let ids = |st: &State| st.notes.iter().map(|n| n.id.clone()).collect::<Vec<_>>();
+        let want =
+            |range: std::ops::Range<u64>| range.rev().map(|i| note(i).id).collect::<Vec<_>>();
+        let (mut st, mut bad) = (State::default(), 0);
+        handoffs(&store, "f", &mut st, &[], 0, 5, &mut bad).unwrap();
+        assert_eq!(ids(&st), want(9..14));
+        assert_eq!(bad, 2, "one stray line in each of the two batches read");
+        let (mut st, mut bad) = (State::default(), 0);
+        handoffs(&store, "f", &mut st, &[], 0, 100, &mut bad).unwrap();
+        assert_eq!(ids(&st), want(0..14));
+        assert_eq!(bad, 3);
+    }
 }

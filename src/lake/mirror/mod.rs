@@ -26,6 +26,13 @@ pub struct MirrorReport {
     pub sessions: usize,
     pub handoffs: usize,
     pub snapshot_id: Option<String>,
+    /// Lines of handoff batch objects skipped as torn, foreign or malformed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bad_lines: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 pub fn mirror(
@@ -50,7 +57,8 @@ pub fn mirror(
     fetch::presences(store, fleet, &mut st)?;
     let fed = fetch::feed(store, fleet, &mut st, lake_now)?;
     let touched = fetch::segments(paths, store, fleet, &mut st, &fed)?;
-    fetch::handoffs(store, fleet, &mut st, &fed, lake_now, KEEP)?;
+    let mut bad_lines = 0;
+    fetch::handoffs(store, fleet, &mut st, &fed, lake_now, KEEP, &mut bad_lines)?;
     let idle_ms = config.idle_secs as i64 * 1000;
     for s in touched {
         let recs = state::records(paths, fleet, &s);
@@ -71,6 +79,7 @@ pub fn mirror(
         agents: agents.len(),
         sessions: sessions.len(),
         handoffs: st.notes.len(),
+        bad_lines,
         ..Default::default()
     };
     let roster = Roster {

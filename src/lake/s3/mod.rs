@@ -1,9 +1,9 @@
-//! `S3Store`: the lake on an S3-compatible object store (AWS S3, R2, MinIO, …) through
-//! `object_store`. The `Store` trait stays synchronous: every call blocks on a
+//! `S3Store`: the lake on an object store through `object_store`: S3 and S3-compatible
+//! stores (AWS S3, R2, MinIO, …) and Azure Blob Storage. The `Store` trait stays synchronous: every call blocks on a
 //! current-thread tokio runtime that only this type creates, so the commands that never
 //! open an S3 lake (`hook`, `mcp`, the tools) never start a runtime nor load TLS.
-//! Credentials come only from the standard AWS chain (environment, container and
-//! instance roles); nothing here ever prints or stores them.
+//! Credentials come only from the provider's standard chain (for S3: environment,
+//! container and instance roles); nothing here ever prints or stores them.
 
 mod clock;
 mod location;
@@ -11,8 +11,9 @@ mod settle;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use std::sync::Arc;
+
 use futures_util::{StreamExt, TryStreamExt, stream};
-use object_store::aws::AmazonS3;
 use object_store::path::Path as OsPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 
@@ -21,16 +22,17 @@ use super::store::{Created, Got, Object, Store};
 use crate::error::{Error, Result};
 
 pub use location::S3Options;
-pub(crate) use location::is_s3_url;
+pub(crate) use location::is_object_store_url;
 
 /// Requests a batch keeps in flight at once (drains and mirror fetches).
 const IN_FLIGHT: usize = 32;
 
 pub(crate) struct S3Store {
     rt: tokio::runtime::Runtime,
-    os: AmazonS3,
+    os: Arc<dyn ObjectStore>,
     /// `s3://bucket/prefix` as configured (never with credentials: the chain holds those).
     url: String,
+    provider: location::Provider,
     /// Key prefix inside the bucket: empty or ending in `/`.
     prefix: String,
     clock: clock::LakeClock,
@@ -39,14 +41,14 @@ pub(crate) struct S3Store {
 }
 
 impl S3Store {
-    /// Build the client for `url` (`s3://bucket[/prefix]`). Makes no request.
+    /// Build the client for `url` (`s3://bucket[/prefix]`, `az://container[/prefix]`).
+    /// Makes no request.
     pub(crate) fn open(url: &str, opts: &S3Options) -> Result<S3Store> {
         let loc = location::parse(url)?;
         // reqwest is built without a bundled TLS provider (ring keeps the binary lean);
         // installing it twice is harmless, so every open tries.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let os = location::builder(&loc, opts)
-            .build()
+        let os = location::build(&loc, opts)
             .map_err(|e| Error::usage("invalid_store", format!("cannot use `{url}`")).source(e))?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -56,6 +58,7 @@ impl S3Store {
             rt,
             os,
             url: url.trim_end_matches('/').to_string(),
+            provider: loc.provider,
             prefix: loc.prefix,
             clock: clock::LakeClock::default(),
             requests: AtomicU64::new(0),
@@ -85,9 +88,12 @@ impl S3Store {
     }
 
     fn fail(&self, what: &str, key: &str, e: object_store::Error) -> Error {
-        Error::storage("store_failed", format!("cannot {what} `{key}` in `{}`", self.url))
-            .source(e)
-            .hint("check the bucket, the endpoint (`AWS_ENDPOINT_URL`), the region and the credentials in your AWS environment, then run the command again")
+        Error::storage(
+            "store_failed",
+            format!("cannot {what} `{key}` in `{}`", self.url),
+        )
+        .source(e)
+        .hint(self.provider.hint())
     }
 
     /// One conditional or plain PUT, no interpretation of the outcome.

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::world::{FLEETS, World};
 use crate::cache::{self, Roster};
+use crate::lake::batch::{self, Area};
 use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
@@ -64,12 +65,7 @@ pub(super) fn quiescent(w: &World) -> Check {
 /// Every host's handoff cache holds every handoff in the lake: the mirror's watermark
 /// listing and the feed missed none, however late or out of order they landed.
 fn every_handoff_mirrored(w: &World, f: &str) -> Check {
-    let want: BTreeSet<String> = w
-        .store
-        .peek_keys(&keys::handoffs(f))
-        .iter()
-        .map(|k| keys::stem(k).to_string())
-        .collect();
+    let want: BTreeSet<String> = lake_ids(w, f, Area::Handoffs).into_iter().collect();
     for (h, host) in w.hosts.iter().enumerate() {
         let got: BTreeSet<String> = cache::read::<cache::Handoffs>(&host.paths, f, cache::HANDOFFS)
             .data
@@ -82,6 +78,26 @@ fn every_handoff_mirrored(w: &World, f: &str) -> Check {
         }
     }
     Ok(())
+}
+
+/// The record ids the lake holds in `area` of `fleet`, once per copy: inside batch
+/// objects, or one per legacy object.
+fn lake_ids(w: &World, fleet: &str, area: Area) -> Vec<String> {
+    let mut ids = Vec::new();
+    for k in w.store.peek_keys(&area.prefix(fleet)) {
+        if batch::is_batch(&k) {
+            let bytes = w.store.peek(&k).unwrap_or_default();
+            ids.extend(
+                batch::decode(&bytes, fleet, area)
+                    .0
+                    .into_iter()
+                    .map(|r| r.id),
+            );
+        } else {
+            ids.push(keys::stem(&k).to_string());
+        }
+    }
+    ids
 }
 
 /// The leases each session holds, replaying its claims and releases in order.
@@ -119,14 +135,22 @@ fn exactly_once(w: &World, settled: bool) -> Check {
         pending.push(recs.flat_map(|s| s.records).map(|r| r.id).collect());
     }
     let mut presences: HashMap<String, Option<PresenceObj>> = HashMap::new();
+    let mut created: HashMap<(String, String), usize> = HashMap::new();
+    for fleet in FLEETS {
+        for area in [Area::Handoffs, Area::Events] {
+            for id in lake_ids(w, fleet, area) {
+                *created.entry((fleet.to_string(), id)).or_default() += 1;
+            }
+        }
+    }
     for x in &w.written {
         let r = &x.rec;
-        let copies = match r.kind.as_str() {
-            "fleet_handoff" => usize::from(w.store.peek(&keys::handoff(&r.fleet, &r.id)).is_some()),
-            "memory_propose" | "memory_shown" => {
-                usize::from(w.store.peek(&keys::claim_event(&r.fleet, &r.id)).is_some())
-            }
-            _ => {
+        let copies = match Area::of(&r.kind) {
+            Some(_) => created
+                .get(&(r.fleet.clone(), r.id.clone()))
+                .copied()
+                .unwrap_or(0),
+            None => {
                 let key = keys::presence(&r.fleet, &r.agent, &r.session);
                 let p = presences.entry(key.clone()).or_insert_with(|| {
                     let b = w.store.peek(&key)?;

@@ -13,6 +13,12 @@ fn count(m: &Moto, bucket: &str, prefix: &str) -> usize {
         .count()
 }
 
+/// The records under `prefix`, read from inside its objects.
+fn records(m: &Moto, bucket: &str, prefix: &str) -> Vec<serde_json::Value> {
+    let keys = m.keys(bucket).into_iter().filter(|k| k.starts_with(prefix));
+    crate::common::lake_records(keys.map(|k| (k.clone(), m.body(bucket, &k))).collect())
+}
+
 #[test]
 fn sync_and_maint_under_injected_faults_take_effect_exactly_once() {
     let Some(m) = moto::start("sync_and_maint_under_injected_faults_take_effect_exactly_once")
@@ -68,8 +74,18 @@ fn exactly_once_through(m: &Moto, every: usize) {
         assert!(px.injected(f) > 0, "{f:?} was never injected");
     }
 
-    assert_eq!(count(m, &bucket, "lake/handoffs/default/"), 5);
-    assert_eq!(count(m, &bucket, "lake/claims/default/events/"), 2);
+    // Each record exactly once, inside the batch objects.
+    let mut ids = std::collections::BTreeSet::new();
+    for (prefix, want) in [
+        ("lake/handoffs/default/", 5),
+        ("lake/claims/default/events/", 2),
+    ] {
+        let recs = records(m, &bucket, prefix);
+        assert_eq!(recs.len(), want, "{prefix}");
+        for r in recs {
+            assert!(ids.insert(r["id"].to_string()), "{r} twice");
+        }
+    }
     assert_eq!(
         count(m, &bucket, "lake/snapshot/default/manifest/"),
         1,

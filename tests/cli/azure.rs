@@ -1,0 +1,96 @@
+//! The lake on a real Azure Blob server (Azurite, see `s3/azurite.rs`): `az://` runs the
+//! same protocol as `s3://` through the same client, so hosts sharing one container see
+//! each other, the probe refuses a missing container before `init` writes anything, and
+//! `lake copy` moves a local lake in.
+
+#[path = "s3/azurite.rs"]
+mod azurite;
+
+use crate::s3::{leases, propose, run};
+
+#[test]
+fn hosts_sharing_an_azure_container_see_each_others_leases_handoffs_and_memory() {
+    let Some(az) = azurite::start("hosts_sharing_an_azure_container") else {
+        return;
+    };
+    az.create_container("fleet");
+    let store = "az://fleet/lake";
+    let (mut a, b, c) = (az.host(store), az.host(store), az.host(store));
+    a.as_agent("a1", "s1");
+    run(
+        &a,
+        &["fleet", "claim", "src/auth", "--reason", "token refresh"],
+    );
+    run(
+        &a,
+        &[
+            "fleet",
+            "handoff",
+            "auth half done",
+            "--status",
+            "in-progress",
+        ],
+    );
+    propose(&a, "Integration tests need the postgres service running");
+    a.as_agent("a2", "s2");
+    propose(&a, "Integration tests need the postgres service running");
+    let synced = a.json(&["sync"]);
+    assert_eq!(synced["store"], store);
+    assert!(synced["requests"].as_u64().unwrap() > 0, "{synced}");
+    assert_eq!(a.json(&["status"])["store_probe"], "passed");
+
+    run(&b, &["sync"]);
+    let held = leases(&b.json(&["fleet", "status"]), "a1");
+    assert_eq!(held.len(), 1, "host B sees host A's lease");
+    assert_eq!(
+        b.json(&["fleet", "history"])["handoffs"][0]["summary"],
+        "auth half done"
+    );
+    run(&b, &["maint"]);
+    run(&c, &["sync"]);
+    let v = c.json(&["memory", "search", "postgres integration"]);
+    assert_eq!(v["results"][0]["independent_sessions"], 2, "{v}");
+
+    // Idle (after draining the search's own `memory_shown` record): no GET of an
+    // unchanged object, as on S3.
+    run(&c, &["sync"]);
+    let idle = c.json(&["sync"]);
+    assert_eq!(idle["gets"], 1, "only the probe's read-back: {idle}");
+}
+
+#[test]
+fn init_probes_the_container_and_lake_copy_moves_a_local_lake_in() {
+    let Some(az) = azurite::start("init_probes_the_container") else {
+        return;
+    };
+    let mut local = az.host("unused");
+    local.extra.retain(|(k, _)| k != "CTXLAKE_STORE");
+    let out = local
+        .cmd()
+        .args(["init", "--yes", "--store", "az://moved/lake"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a missing container is refused");
+    assert!(
+        !local.ctxlake_home().join("config.toml").exists(),
+        "nothing is written before the probe passed"
+    );
+    az.create_container("moved");
+    run(&local, &["init", "--yes", "--store", "az://moved/lake"]);
+    let text = std::fs::read_to_string(local.ctxlake_home().join("config.toml")).unwrap();
+    assert!(text.contains("store = \"az://moved/lake\""), "{text}");
+
+    // A second home with a local lake moves it into the container.
+    let mut old = az.host("unused");
+    old.extra.retain(|(k, _)| k != "CTXLAKE_STORE");
+    old.as_agent("a1", "s1");
+    run(&old, &["fleet", "claim", "src/db", "--reason", "migration"]);
+    run(&old, &["sync"]);
+    let from = format!("file://{}", old.ctxlake_home().join("lake").display());
+    let first = old.json(&["lake", "copy", &from, "az://moved/lake"]);
+    assert_eq!(first["copied"], first["objects"], "{first}");
+    let again = old.json(&["lake", "copy", &from, "az://moved/lake"]);
+    assert_eq!(again["copied"], 0, "{again}");
+    run(&local, &["sync"]);
+    assert_eq!(leases(&local.json(&["fleet", "status"]), "a1").len(), 1);
+}
