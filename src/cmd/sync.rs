@@ -143,8 +143,9 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> 
         fleets.push(ctx.scope.fleet.clone());
     }
     let mut mirrored = Vec::new();
+    let listed = lake::mirror::prefetch(&ctx.paths, store, &fleets)?;
     for f in fleets {
-        mirrored.push(lake::mirror::mirror(&ctx.paths, &ctx.config, store, &f)?);
+        mirrored.push(lake::mirror::mirror(&ctx.paths, &ctx.config, &listed, &f)?);
         // The hook's session-start briefing, pre-rendered so the hook stays within budget.
         let mut fleet_ctx = ctx.clone();
         fleet_ctx.scope.fleet = f;

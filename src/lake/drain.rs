@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::presence::PresenceObj;
+use super::roster;
 use super::store::Store;
 use super::{batch, keys};
 use crate::error::{Error, Result};
@@ -78,7 +78,7 @@ pub fn drain(
         .map(|m| m.len())
         .sum();
     let mut done_bytes = 0u64;
-    let mut applier = Applier::new(store)?;
+    let mut applier = Applier::new(store, paths)?;
     for f in files {
         let is_hook = f.starts_with(paths.spool_hooks_dir());
         let Some(file) = lock(&f, lock_wait, &mut report)? else {
@@ -154,6 +154,11 @@ fn drain_file(
     let (mut pos, redo) = read_mark(&wm);
     applier.held.clear();
     let mut file = fs::File::open(f).map_err(|e| Error::io("cannot read spool", f, e))?;
+    applier.file = f
+        .strip_prefix(&paths.spool)
+        .unwrap_or(f)
+        .display()
+        .to_string();
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     report.files += 1;
     let mut block = block_size();
@@ -229,12 +234,16 @@ fn read_block(file: &mut fs::File, f: &Path, pos: u64, len: usize) -> Result<Vec
     Ok(buf)
 }
 
-/// Applies records to the lake, batching presence writes and session segments.
+/// Applies records to the lake, batching roster writes and session segments.
 struct Applier<'a> {
     store: &'a dyn Store,
     lake_offset_ms: i64,
-    presences: HashMap<String, PresenceObj>,
-    dirty: Vec<String>,
+    /// This host's roster of each fleet, read on the fleet's first presence record.
+    rosters: HashMap<String, roster::Own>,
+    paths: Paths,
+    host: String,
+    /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
+    file: String,
     segments: BTreeMap<(String, String, String), Vec<Record>>,
     fleets: std::collections::HashSet<String>,
     /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
@@ -246,13 +255,15 @@ struct Applier<'a> {
 }
 
 impl<'a> Applier<'a> {
-    fn new(store: &'a dyn Store) -> Result<Self> {
+    fn new(store: &'a dyn Store, paths: &Paths) -> Result<Self> {
         let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
         Ok(Applier {
             store,
             lake_offset_ms,
-            presences: HashMap::new(),
-            dirty: Vec::new(),
+            rosters: HashMap::new(),
+            host: roster::host_id(paths)?,
+            paths: paths.clone(),
+            file: String::new(),
             segments: BTreeMap::new(),
             fleets: Default::default(),
             feed: BTreeMap::new(),
@@ -320,38 +331,27 @@ impl<'a> Applier<'a> {
     }
 
     fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
-        let key = keys::presence(&rec.fleet, &rec.agent, &rec.session);
-        if !self.presences.contains_key(&key) {
-            let existing = match self.store.get(&key)? {
-                Some((b, _)) => {
-                    serde_json::from_slice(&b).unwrap_or_else(|_| PresenceObj::new(rec))
-                }
-                None => PresenceObj::new(rec),
-            };
-            self.presences.insert(key.clone(), existing);
+        if !self.rosters.contains_key(&rec.fleet) {
+            let own = roster::Own::load(self.store, &self.paths, &rec.fleet, &self.host)?;
+            self.rosters.insert(rec.fleet.clone(), own);
         }
         let now = self.lake_now();
-        let p = self
-            .presences
-            .get_mut(&key)
-            .ok_or_else(|| Error::internal("presence_vanished", "presence vanished"))?;
-        let changed = p.apply(rec, now);
-        if !self.dirty.contains(&key) {
-            self.dirty.push(key);
-        }
-        Ok(changed)
+        let own = self
+            .rosters
+            .get_mut(&rec.fleet)
+            .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
+        own.apply(self.store, rec, &self.file, now)
     }
 
-    /// Write batched presences (every touched one: its mtime is its heartbeat) and
-    /// segments, then make the lake durable.
+    /// Write each changed roster (one PUT per fleet) and the batched segments, then make
+    /// the lake durable.
     /// `recheck`: this block's batch objects may have been cut differently by the run
     /// that crashed (see `batch::send`).
     fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
         self.send_creates(report, recheck)?;
-        for key in std::mem::take(&mut self.dirty) {
-            if let Some(p) = self.presences.get(&key) {
-                self.store.put(&key, &to_bytes(p))?;
-            }
+        let now = self.lake_now();
+        for own in self.rosters.values_mut() {
+            own.flush(self.store, &self.paths.spool, now)?;
         }
         let mut segments = Vec::new();
         for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
@@ -369,10 +369,6 @@ impl<'a> Applier<'a> {
         }
         self.store.flush()
     }
-}
-
-fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    serde_json::to_vec(v).unwrap_or_default()
 }
 
 #[cfg(test)]

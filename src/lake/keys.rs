@@ -27,12 +27,26 @@ pub fn fleet_marker(fleet: &str) -> String {
 }
 pub const FLEETS: &str = "fleets/";
 
-/// `live/<fleet>/agents/<agent>/<session>.json`: one presence per (agent, session).
+/// `live/<fleet>/agents/<agent>/<session>.json`: one presence per (agent, session), as
+/// older builds wrote them (still read; see `lake::roster`).
 pub fn presence(fleet: &str, agent: &str, session: &str) -> String {
     format!("live/{fleet}/agents/{agent}/{session}.json")
 }
 pub fn presences(fleet: &str) -> String {
     format!("live/{fleet}/agents/")
+}
+
+/// `live/<fleet>/`: rosters and legacy presences, listed together by readers.
+pub(crate) fn live(fleet: &str) -> String {
+    format!("live/{fleet}/")
+}
+
+/// `live/<fleet>/hosts/<host-id>.json`: one host's roster of the fleet's sessions.
+pub(crate) fn roster(fleet: &str, host: &str) -> String {
+    format!("live/{fleet}/hosts/{host}.json")
+}
+pub(crate) fn rosters(fleet: &str) -> String {
+    format!("live/{fleet}/hosts/")
 }
 
 /// `sessions/<fleet>/<agent>/<session>/<first>-<last>.ndjson`: append-only segments.

@@ -19,6 +19,7 @@ pub mod maint;
 pub mod manifest;
 pub mod mirror;
 pub mod presence;
+pub(crate) mod roster;
 pub mod s3;
 #[cfg(test)]
 mod sim;

@@ -1,13 +1,12 @@
-//! Presence objects: one per (agent, session), holding task and leases. Single writer
-//! (the host that drains that session's spool), so a plain overwrite is safe.
+//! One session's presence: task, leases, when the lake last saw it. Today each lives as
+//! an entry of its host's roster (`lake::roster`); lakes written by older builds also hold
+//! one object per (agent, session) under `live/<fleet>/agents/`, still read.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cache::Lease;
 use crate::spool::{Record, RecordKind};
-
-const APPLIED_MEMORY: usize = 512;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct PresenceObj {
@@ -24,9 +23,28 @@ pub struct PresenceObj {
     pub ended_at: Option<String>,
     #[serde(default)]
     pub leases: Vec<Lease>,
-    /// Ids of the last records applied, so a re-drain after a crash is a no-op.
-    #[serde(default)]
+    /// Legacy per-session objects only: the ids of their last records applied (a roster
+    /// keeps replay protection per host instead, `roster::Window`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub applied: Vec<String>,
+    /// Lake time (ms) its last record was applied; a legacy object's mtime stands in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_ms: Option<i64>,
+    /// In memory only: no lease expires before this lake time, so `apply` parses every
+    /// expiry only when one may have passed. A drain applies thousands of claims to one
+    /// session; re-parsing hundreds of leases' times on each was half the drain's CPU.
+    #[serde(skip)]
+    pub(crate) next_expiry: ExpiryHint,
+}
+
+/// A cache, not state: two presences that differ only in it are equal.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ExpiryHint(Option<i64>);
+
+impl PartialEq for ExpiryHint {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl PresenceObj {
@@ -40,20 +58,12 @@ impl PresenceObj {
         }
     }
 
-    /// Apply a record once; returns false when it was applied before.
-    pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) -> bool {
-        if self.applied.iter().any(|id| id == &rec.id) {
-            return false;
-        }
-        self.applied.push(rec.id.clone());
-        if self.applied.len() > APPLIED_MEMORY {
-            let cut = self.applied.len() - APPLIED_MEMORY;
-            self.applied.drain(..cut);
-        }
+    /// Apply a record's effect at lake time `lake_now_ms`. Not idempotent by itself (a
+    /// replayed claim would renew): the roster skips records it applied before.
+    pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) {
         let p = &rec.payload;
         let now = crate::time::format_ms(lake_now_ms);
-        self.leases
-            .retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
+        self.drop_expired(lake_now_ms);
         match &rec.kind {
             RecordKind::FleetClaim => {
                 let repo = p["repo"].as_str().unwrap_or_default().to_string();
@@ -61,7 +71,12 @@ impl PresenceObj {
                 let ttl = p["ttl_secs"]
                     .as_u64()
                     .unwrap_or(crate::rules::DEFAULT_TTL_SECS);
-                let expires = crate::time::format_ms(lake_now_ms + ttl as i64 * 1000);
+                let expires_ms = lake_now_ms + ttl as i64 * 1000;
+                let expires = crate::time::format_ms(expires_ms);
+                // A renewal may move a lease later than the hint: an early hint costs one
+                // extra scan, never a missed expiry.
+                self.next_expiry.0 =
+                    Some(self.next_expiry.0.map_or(expires_ms, |t| t.min(expires_ms)));
                 for path in p["paths"]
                     .as_array()
                     .into_iter()
@@ -106,10 +121,25 @@ impl PresenceObj {
             }
             kind => self.apply_hook(kind, p, &now),
         }
-        true
     }
 
     /// Hook events: what the runtime told us about the session.
+    /// Drop leases expired at `lake_now_ms`, scanning only when the hint says one may be.
+    fn drop_expired(&mut self, lake_now_ms: i64) {
+        if self.next_expiry.0.is_some_and(|t| t > lake_now_ms) {
+            return;
+        }
+        let mut next = None::<i64>;
+        self.leases.retain(|l| {
+            let t = crate::time::parse_rfc3339(&l.expires_at).filter(|t| *t > lake_now_ms);
+            if let Some(t) = t {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+            t.is_some()
+        });
+        self.next_expiry.0 = Some(next.unwrap_or(i64::MAX));
+    }
+
     fn apply_hook(&mut self, kind: &RecordKind, p: &Value, now: &str) {
         if let Some(rt) = p["runtime"].as_str() {
             self.runtime = Some(rt.to_string());
@@ -146,26 +176,53 @@ mod tests {
         }
     }
 
+    /// Expired leases leave at the next record, whatever the in-memory hint says: after a
+    /// renewal moved the earliest expiry later, and on an object read back without a hint.
     #[test]
-    fn claim_renew_release_and_idempotence() {
+    fn expired_leases_leave_at_the_next_record() {
+        let claim = |id: &str, path: &str, ttl: u64| {
+            rec(
+                id,
+                "fleet_claim",
+                json!({"repo": "r", "paths": [path], "reason": "x", "ttl_secs": ttl}),
+            )
+        };
+        let mut p = PresenceObj::new(&claim("1", "a", 60));
+        p.apply(&claim("1", "a", 60), 0); // a expires at 60 s
+        p.apply(&claim("2", "b", 120), 1_000); // b at 121 s
+        p.apply(&claim("3", "a", 600), 2_000); // a renewed to 602 s: the hint is early
+        p.apply(&claim("4", "c", 600), 100_000);
+        assert_eq!(p.leases.len(), 3, "nothing has expired at 100 s");
+        p.apply(&claim("5", "c", 600), 130_000);
+        let paths: Vec<&str> = p.leases.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(paths, ["a", "c"], "b expired at 121 s");
+        let mut back: PresenceObj =
+            serde_json::from_slice(&serde_json::to_vec(&p).unwrap()).unwrap();
+        back.apply(&claim("6", "d", 600), 700_000);
+        let paths: Vec<&str> = back.leases.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["c", "d"],
+            "a expired at 602 s, read back without a hint"
+        );
+    }
+
+    #[test]
+    fn claim_renew_release() {
         let claim = rec(
             "1",
             "fleet_claim",
             json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}),
         );
         let mut p = PresenceObj::new(&claim);
-        assert!(p.apply(&claim, 1_000_000));
-        assert!(
-            !p.apply(&claim, 1_000_000),
-            "applying a record twice is a no-op"
-        );
+        p.apply(&claim, 1_000_000);
         let granted = p.leases[0].granted_at.clone();
         let renew = rec(
             "2",
             "fleet_claim",
             json!({"repo": "r", "paths": ["src"], "reason": "y", "ttl_secs": 600}),
         );
-        assert!(p.apply(&renew, 1_030_000));
+        p.apply(&renew, 1_030_000);
         assert_eq!(p.leases.len(), 1);
         assert_eq!(
             p.leases[0].granted_at, granted,

@@ -46,6 +46,17 @@ pub trait Store {
         all.retain(|o| o.key.as_str() > after);
         Ok(all)
     }
+    /// `list` (or, with an `after`, `list_after`) for each item, answers in order; a
+    /// remote store keeps several in flight.
+    fn list_many(&self, lists: &[(String, Option<String>)]) -> Result<Vec<Vec<Object>>> {
+        lists
+            .iter()
+            .map(|(p, a)| match a {
+                Some(a) => self.list_after(p, a),
+                None => self.list(p),
+            })
+            .collect()
+    }
     /// `create` for each item, answers in order; a remote store keeps several in flight.
     /// An error fails the batch (some items may have landed: creates are safe to resend).
     fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {

@@ -51,14 +51,19 @@ impl Mark {
     /// Objects under `prefix` not handled yet: the whole prefix the first time, then
     /// only those past the window's floor. `advance` once they are handled.
     pub(crate) fn scan(&self, store: &dyn Store, prefix: &str) -> Result<Vec<Object>> {
-        let listed = match self.at_ms {
+        let listed = match self.start_after(prefix) {
             None => store.list(prefix)?,
-            Some(t) => store.list_after(prefix, &floor(prefix, t - MARGIN_MS))?,
+            Some(after) => store.list_after(prefix, &after)?,
         };
         Ok(listed
             .into_iter()
             .filter(|o| !self.seen.contains(&o.key))
             .collect())
+    }
+
+    /// Where `scan` lists from: the whole prefix (`None`) or after this key.
+    pub(crate) fn start_after(&self, prefix: &str) -> Option<String> {
+        self.at_ms.map(|t| floor(prefix, t - MARGIN_MS))
     }
 
     /// Record `handled` keys and move the window to `now_ms` (taken before the scan).

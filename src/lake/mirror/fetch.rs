@@ -1,34 +1,72 @@
-//! The mirror's requests: each step lists from its watermark (or, for presences, which
-//! are overwritten in place, compares the listing's size and time with what it holds)
-//! and GETs only new or changed objects into `State`.
+//! The mirror's requests: each step lists from its watermark (or, for host rosters and
+//! legacy presences, which are overwritten in place, compares the listing's size and time
+//! with what it holds) and GETs only new or changed objects into `State`.
 
 use std::collections::BTreeSet;
 
-use super::state::{self, Listed, Session, State};
+use super::state::{self, Listed, ListedRoster, Session, State};
 use crate::cache::SessionDigest;
 use crate::error::Result;
 use crate::lake::manifest::Manifest;
 use crate::lake::presence::PresenceObj;
-use crate::lake::store::Store;
+use crate::lake::roster;
+use crate::lake::store::{Object, Store};
 use crate::lake::watermark;
 use crate::lake::{batch, keys};
 
-/// Presences changed since the last pass (by size and time), and drop removed ones.
-pub(super) fn presences(store: &dyn Store, fleet: &str, st: &mut State) -> Result<()> {
-    let listed = store.list(&keys::presences(fleet))?;
+/// Host rosters and legacy presences changed since the last pass (by listed size and
+/// time), from one listing of `live/<fleet>/`; removed ones are dropped.
+pub(super) fn live(store: &dyn Store, fleet: &str, st: &mut State) -> Result<()> {
+    let listed = store.list(&keys::live(fleet))?;
+    let (hosts, legacy): (Vec<Object>, Vec<Object>) = listed
+        .into_iter()
+        .filter(|o| !o.key.ends_with('/'))
+        .partition(|o| o.key.starts_with(&keys::rosters(fleet)));
+    let legacy: Vec<Object> = legacy
+        .into_iter()
+        .filter(|o| o.key.starts_with(&keys::presences(fleet)))
+        .collect();
+    rosters(store, fleet, st, &hosts)?;
+    presences(store, st, &legacy)
+}
+
+/// The listed objects whose size or time differ from what `held` says it has.
+fn changed(listed: &[Object], held: impl Fn(&str) -> Option<(u64, i64)>) -> Vec<&Object> {
+    listed
+        .iter()
+        .filter(|o| held(&o.key) != Some((o.size, o.mtime_ms)))
+        .collect()
+}
+
+/// A roster that does not parse is held empty, so it is not fetched again until it changes.
+fn rosters(store: &dyn Store, fleet: &str, st: &mut State, listed: &[Object]) -> Result<()> {
+    let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
+    st.rosters.retain(|k, _| live.contains(k.as_str()));
+    let changed = changed(listed, |k| st.rosters.get(k).map(|r| (r.size, r.mtime_ms)));
+    let keys: Vec<String> = changed.iter().map(|o| o.key.clone()).collect();
+    for (o, got) in changed.into_iter().zip(store.get_many(&keys)?) {
+        let Some((bytes, _)) = got else { continue };
+        let sessions = roster::read_sessions(&bytes, fleet).unwrap_or_default();
+        let r = ListedRoster {
+            size: o.size,
+            mtime_ms: o.mtime_ms,
+            sessions,
+        };
+        st.rosters.insert(o.key.clone(), r);
+    }
+    Ok(())
+}
+
+/// Per-session presence objects written by older builds.
+fn presences(store: &dyn Store, st: &mut State, listed: &[Object]) -> Result<()> {
     let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
     st.presences.retain(|k, _| live.contains(k.as_str()));
-    for o in &listed {
-        let same = st
-            .presences
-            .get(&o.key)
-            .is_some_and(|l| l.size == o.size && l.mtime_ms == o.mtime_ms);
-        if same {
-            continue;
-        }
-        let Some((bytes, _)) = store.get(&o.key)? else {
-            continue;
-        };
+    let changed = changed(listed, |k| {
+        st.presences.get(k).map(|l| (l.size, l.mtime_ms))
+    });
+    let keys: Vec<String> = changed.iter().map(|o| o.key.clone()).collect();
+    for (o, got) in changed.into_iter().zip(store.get_many(&keys)?) {
+        let Some((bytes, _)) = got else { continue };
         let Ok(mut obj) = serde_json::from_slice::<PresenceObj>(&bytes) else {
             continue;
         };

@@ -3,8 +3,10 @@
 //! new or changed objects (`fetch`) and rebuilds the cache from what it holds (`state`).
 
 mod fetch;
+mod prefetch;
 mod state;
 
+pub use prefetch::prefetch;
 use state::State;
 
 use super::manifest::Manifest;
@@ -17,7 +19,7 @@ use crate::paths::Paths;
 use crate::time::format_ms;
 
 /// How many handoffs and sessions the cache keeps (the tools cap rows further).
-const KEEP: usize = 500;
+pub(super) const KEEP: usize = 500;
 
 #[derive(Debug, Default, serde::Serialize)]
 pub struct MirrorReport {
@@ -54,7 +56,7 @@ pub fn mirror(
             ..State::default()
         }
     });
-    fetch::presences(store, fleet, &mut st)?;
+    fetch::live(store, fleet, &mut st)?;
     let fed = fetch::feed(store, fleet, &mut st, lake_now)?;
     let touched = fetch::segments(paths, store, fleet, &mut st, &fed)?;
     let mut bad_lines = 0;
@@ -113,13 +115,13 @@ pub fn mirror(
     Ok(report)
 }
 
-/// Live agents and their unexpired leases, from the presences held.
+/// Live agents and their unexpired leases, from the rosters and presences held.
 fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
-    st.presences
-        .values()
-        .filter(|l| l.obj.ended_at.is_none())
-        .map(|l| {
-            let p = l.obj.clone();
+    st.live()
+        .into_iter()
+        .filter(|(p, _)| p.ended_at.is_none())
+        .map(|(p, seen)| {
+            let p = p.clone();
             let leases = p
                 .leases
                 .into_iter()
@@ -130,7 +132,7 @@ fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
                 session: p.session,
                 runtime: p.runtime,
                 task: p.task,
-                last_seen: format_ms(l.mtime_ms),
+                last_seen: format_ms(seen),
                 leases,
             }
         })
@@ -145,12 +147,12 @@ fn write<T: serde::Serialize>(paths: &Paths, fleet: &str, name: &str, v: &T) -> 
 /// Digests of every session: hook segments folded, plus MCP-only sessions from presence.
 /// An unended session's outcome moves with the clock, so it is decided here.
 fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDigest> {
-    let presence_at = |agent: &str, session: &str| {
-        st.presences
-            .values()
-            .find(|l| l.obj.agent == agent && l.obj.session == session)
-            .map(|l| l.mtime_ms)
-    };
+    let live = st.live();
+    let seen_at: std::collections::HashMap<(&str, &str), i64> = live
+        .iter()
+        .map(|(p, t)| ((p.agent.as_str(), p.session.as_str()), *t))
+        .collect();
+    let presence_at = |agent: &str, session: &str| seen_at.get(&(agent, session)).copied();
     let mut out = Vec::new();
     for s in st.sessions.values() {
         let mut d = s.digest.clone();
@@ -161,8 +163,7 @@ fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDigest> {
         }
         out.push(d);
     }
-    for l in st.presences.values() {
-        let (p, mtime) = (&l.obj, &l.mtime_ms);
+    for (p, mtime) in &live {
         if out
             .iter()
             .any(|d| d.agent == p.agent && d.session == p.session)

@@ -24,6 +24,14 @@ pub(super) struct Listed {
     pub obj: PresenceObj,
 }
 
+/// A host's roster as listed: its sessions (already checked, see `roster::read`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct ListedRoster {
+    pub size: u64,
+    pub mtime_ms: i64,
+    pub sessions: Vec<PresenceObj>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Session {
     /// Newest segment time seen (the presence's time is added at rebuild).
@@ -36,12 +44,38 @@ pub(super) struct State {
     pub store: String,
     pub handoffs_mark: Mark,
     pub feed_mark: Mark,
+    /// Legacy per-session presences (older builds), by key.
     pub presences: BTreeMap<String, Listed>,
+    /// Host rosters, by key.
+    #[serde(default)]
+    pub rosters: BTreeMap<String, ListedRoster>,
     /// Newest first, at most `KEEP`.
     pub notes: Vec<HandoffNote>,
     /// By `<agent>/<session>`.
     pub sessions: BTreeMap<String, Session>,
     pub manifest: Option<Manifest>,
+}
+
+impl State {
+    /// Every session held, each once with the lake time it was last seen: a session in
+    /// both a legacy presence and a roster (a host upgraded mid-session), or in two
+    /// rosters, counts as its most recently seen copy.
+    pub(super) fn live(&self) -> Vec<(&PresenceObj, i64)> {
+        let mut by: BTreeMap<(&str, &str), (&PresenceObj, i64)> = BTreeMap::new();
+        let legacy = self.presences.values().map(|l| (&l.obj, l.mtime_ms));
+        let rostered = self.rosters.values().flat_map(|r| {
+            r.sessions
+                .iter()
+                .map(|p| (p, p.last_seen_ms.unwrap_or(r.mtime_ms)))
+        });
+        for (p, seen) in legacy.chain(rostered) {
+            let k = (p.agent.as_str(), p.session.as_str());
+            if by.get(&k).is_none_or(|(_, t)| *t < seen) {
+                by.insert(k, (p, seen));
+            }
+        }
+        by.into_values().collect()
+    }
 }
 
 pub(super) fn dir(paths: &Paths, fleet: &str) -> PathBuf {
@@ -98,4 +132,49 @@ pub(super) fn records(paths: &Paths, fleet: &str, session: &str) -> Vec<crate::s
     recs.sort_by(|a, b| a.id.cmp(&b.id));
     recs.dedup_by(|a, b| a.id == b.id);
     recs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(session: &str, task: &str, seen: Option<i64>) -> PresenceObj {
+        PresenceObj {
+            fleet: "f".into(),
+            agent: "a".into(),
+            session: session.into(),
+            task: Some(task.into()),
+            last_seen_ms: seen,
+            ..PresenceObj::default()
+        }
+    }
+
+    /// A session held in a legacy presence and in two rosters shows once, as its most
+    /// recently seen copy; a roster entry is seen at its own time, not the roster's mtime.
+    #[test]
+    fn each_session_shows_once_as_its_newest_copy() {
+        let mut st = State::default();
+        let legacy = Listed {
+            size: 1,
+            mtime_ms: 500,
+            obj: p("s1", "legacy", None),
+        };
+        st.presences
+            .insert("live/f/agents/a/s1.json".into(), legacy);
+        let roster = |sessions| ListedRoster {
+            size: 1,
+            mtime_ms: 9_000,
+            sessions,
+        };
+        let h1 = vec![p("s1", "roster", Some(700)), p("s2", "old", Some(100))];
+        let h2 = vec![p("s2", "moved", Some(800))];
+        st.rosters.insert("live/f/hosts/h1.json".into(), roster(h1));
+        st.rosters.insert("live/f/hosts/h2.json".into(), roster(h2));
+        let got: Vec<(&str, &str, i64)> = st
+            .live()
+            .into_iter()
+            .map(|(p, t)| (p.session.as_str(), p.task.as_deref().unwrap_or(""), t))
+            .collect();
+        assert_eq!(got, [("s1", "roster", 700), ("s2", "moved", 800)]);
+    }
 }

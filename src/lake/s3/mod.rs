@@ -136,6 +136,10 @@ impl S3Store {
 impl S3Store {
     /// List `prefix`, from after the key `after` when given (S3 `start-after`).
     fn list_from(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
+        self.rt.block_on(self.list_async(prefix, after))
+    }
+
+    async fn list_async(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
         // object_store lists whole folders; a key prefix lists its folder and filters.
         let dir = prefix.rfind('/').map_or("", |i| &prefix[..i]);
         let full = format!("{}{dir}", self.prefix);
@@ -153,9 +157,9 @@ impl S3Store {
             Some(o) => self.os.list_with_offset(root.as_ref(), o),
             None => self.os.list(root.as_ref()),
         };
-        let metas: Vec<object_store::ObjectMeta> = self
-            .rt
-            .block_on(stream.try_collect())
+        let metas: Vec<object_store::ObjectMeta> = stream
+            .try_collect()
+            .await
             .map_err(|e| self.fail("list", prefix, e))?;
         let mut out: Vec<Object> = metas
             .into_iter()
@@ -220,6 +224,14 @@ impl Store for S3Store {
 
     fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
         self.list_from(prefix, Some(after))
+    }
+
+    fn list_many(&self, lists: &[(String, Option<String>)]) -> Result<Vec<Vec<Object>>> {
+        let sent = stream::iter(lists)
+            .map(|(p, a)| self.list_async(p, a.as_deref()))
+            .buffered(IN_FLIGHT);
+        let done: Vec<Result<_>> = self.rt.block_on(sent.collect());
+        done.into_iter().collect()
     }
 
     fn delete(&self, key: &str) -> Result<()> {

@@ -13,7 +13,6 @@ use crate::cache::{self, Roster};
 use crate::lake::batch::{self, Area};
 use crate::lake::keys;
 use crate::lake::manifest::Manifest;
-use crate::lake::presence::PresenceObj;
 use crate::memory::gate::claim_id;
 use crate::spool;
 use crate::spool::RecordKind;
@@ -125,8 +124,9 @@ fn expected_leases(w: &World, fleet: &str) -> BTreeMap<String, BTreeSet<String>>
     held
 }
 
-/// Each record: in the lake once (by its key, or in its presence's applied ids), or
-/// still in a spool file of the host that wrote it. `settled`: the spool must be empty.
+/// Each record: in the lake once (by its key, or applied by exactly one landed write of
+/// its host's roster), or still in a spool file of the host that wrote it. `settled`:
+/// the spool must be empty.
 fn exactly_once(w: &World, settled: bool) -> Check {
     let mut pending: Vec<BTreeSet<String>> = Vec::new();
     for host in &w.hosts {
@@ -134,7 +134,6 @@ fn exactly_once(w: &World, settled: bool) -> Check {
         let recs = files.iter().filter_map(|f| spool::read_file(f, 0).ok());
         pending.push(recs.flat_map(|s| s.records).map(|r| r.id).collect());
     }
-    let mut presences: HashMap<String, Option<PresenceObj>> = HashMap::new();
     let mut created: HashMap<(String, String), usize> = HashMap::new();
     for fleet in FLEETS {
         for area in [Area::Handoffs, Area::Events] {
@@ -150,15 +149,7 @@ fn exactly_once(w: &World, settled: bool) -> Check {
                 .get(&(r.fleet.clone(), r.id.clone()))
                 .copied()
                 .unwrap_or(0),
-            None => {
-                let key = keys::presence(&r.fleet, &r.agent, &r.session);
-                let p = presences.entry(key.clone()).or_insert_with(|| {
-                    let b = w.store.peek(&key)?;
-                    serde_json::from_slice(&b).ok()
-                });
-                p.as_ref()
-                    .map_or(0, |p| p.applied.iter().filter(|id| **id == r.id).count())
-            }
+            None => w.store.roster_applied(&r.id),
         };
         let queued = pending[x.host].contains(&r.id);
         match (copies, queued) {

@@ -38,6 +38,10 @@ struct Inner {
     in_flight: Vec<InFlight>,
     /// Protocol violations seen at the store (an overwrite of a create-only key, …).
     violations: Vec<String>,
+    /// Per record id, how many landed roster versions list it as applied in that flush:
+    /// the record's effect took hold that many times (the checks' oracle; a roster keeps
+    /// no history of its own).
+    roster_applied: std::collections::HashMap<String, usize>,
 }
 
 /// Another host's work, run in the middle of the current request stream.
@@ -77,6 +81,7 @@ impl SimStore {
                 rng: Rng::new(seed ^ 0x5EED_5709E),
                 in_flight: Vec::new(),
                 violations: Vec::new(),
+                roster_applied: Default::default(),
             }),
             now: Cell::new(now),
             rate: Cell::new(0),
@@ -125,6 +130,11 @@ impl SimStore {
     /// The landed object under `key`, read without faults (for the invariant checks).
     pub(super) fn peek(&self, key: &str) -> Option<Vec<u8>> {
         self.inner.borrow().objects.get(key).map(|(b, _)| b.clone())
+    }
+    /// How many landed roster writes applied record `id` (see `Inner::roster_applied`).
+    pub(super) fn roster_applied(&self, id: &str) -> usize {
+        let inner = self.inner.borrow();
+        inner.roster_applied.get(id).copied().unwrap_or(0)
     }
     /// Landed keys under `prefix`, without faults.
     pub(super) fn peek_keys(&self, prefix: &str) -> Vec<String> {
@@ -175,10 +185,20 @@ impl SimStore {
     fn put_now(&self, key: &str, bytes: &[u8]) -> i64 {
         let now = self.now.get();
         let mut inner = self.inner.borrow_mut();
-        if create_only(key) && inner.objects.get(key).is_some_and(|(b, _)| b != bytes) {
+        let changed = inner.objects.get(key).is_none_or(|(b, _)| b != bytes);
+        if create_only(key) && changed && inner.objects.contains_key(key) {
             inner
                 .violations
                 .push(format!("overwrote create-only key `{key}`"));
+        }
+        // A duplicated request lands the same bytes twice: one write, counted once.
+        if key.contains("/hosts/") && changed {
+            let v: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+            let windows = v["windows"].as_array().into_iter().flatten();
+            let ids = windows.flat_map(|w| w["applied"].as_array().into_iter().flatten());
+            for id in ids.filter_map(|x| x.as_str()) {
+                *inner.roster_applied.entry(id.to_string()).or_default() += 1;
+            }
         }
         inner.objects.insert(key.to_string(), (bytes.to_vec(), now));
         now

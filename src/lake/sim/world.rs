@@ -76,7 +76,7 @@ impl World {
             tempfile::tempdir()
         }
         .expect("temp dir");
-        let hosts = (0..3)
+        let hosts: Vec<Host> = (0..3)
             .map(|h| Host {
                 paths: Paths::with_overrides(dir.path().join(format!("host{h}")), None, None),
                 // Host 2's clock is 25 minutes slow: every id it mints is older than a
@@ -84,6 +84,11 @@ impl World {
                 skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
             })
             .collect();
+        // Fixed host ids: a seed must replay to the same lake keys.
+        for (h, host) in hosts.iter().enumerate() {
+            let f = host.paths.state().join("host-id");
+            crate::fsutil::write_atomic(&f, format!("host{h}").as_bytes(), 0o600).expect("host id");
+        }
         let mut w = World {
             store: SimStore::new(rng.next(), EPOCH_MS),
             rng,
@@ -287,8 +292,10 @@ fn run(paths: &Paths, config: &Config, store: &SimStore, maint: bool, writer: &s
     }
     lake::store::probe(store)?;
     lake::drain::drain(paths, store, config.lock_wait(), &mut |_, _| {})?;
-    for f in lake::fleets(store)? {
-        lake::mirror::mirror(paths, config, store, &f)?;
+    let fleets = lake::fleets(store)?;
+    let listed = lake::mirror::prefetch(paths, store, &fleets)?;
+    for f in fleets {
+        lake::mirror::mirror(paths, config, &listed, &f)?;
     }
     Ok(())
 }

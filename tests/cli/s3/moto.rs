@@ -82,13 +82,6 @@ impl Moto {
             .collect()
     }
 
-    /// The bytes of `key` in `bucket` (moto serves an unsigned read).
-    pub fn body(&self, bucket: &str, key: &str) -> Vec<u8> {
-        let (status, body) = http(self.port, "GET", &format!("/{bucket}/{key}"), &[]);
-        assert_eq!(status, 200, "{key}: {body}");
-        body.into_bytes()
-    }
-
     /// A host of the fleet: its own HOME, the shared bucket, static test credentials.
     pub fn host(&self, endpoint: &str, store: &str) -> Env {
         let mut env = Env::new();

@@ -1,0 +1,170 @@
+//! The writing host's side of its roster for one fleet: read once per drain (on the
+//! fleet's first presence record), applied to in memory, written back at each flush.
+//!
+//! Idempotence: a drain flushes after each block of a spool file and only then moves the
+//! file's watermark, so a crash replays at most the last flushed block of a file. The
+//! roster therefore carries, per spool file still on disk, the ids of its last flushed
+//! block (`Window`); a replayed record found there is skipped. A file's window goes when
+//! the file does (it was drained to the end), so the roster stays small.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{RosterObj, Window};
+use crate::error::Result;
+use crate::lake::keys;
+use crate::lake::presence::PresenceObj;
+use crate::lake::store::Store;
+use crate::paths::Paths;
+use crate::spool::Record;
+
+pub(crate) struct Own {
+    key: String,
+    host: String,
+    fleet: String,
+    entries: BTreeMap<(String, String), PresenceObj>,
+    /// Every id a replay must skip: the loaded windows plus everything applied since.
+    done: HashSet<String>,
+    /// Windows as last read or written, by spool file.
+    windows: BTreeMap<String, Window>,
+    /// This flush's windows, by spool file.
+    current: BTreeMap<String, Window>,
+    /// Keys of the fleet's legacy per-session presences, listed on the first new session.
+    legacy: Option<BTreeSet<String>>,
+    /// Where that listing is kept: this home drains with rosters now, so no presence of
+    /// its own sessions can appear later, and a new session costs no listing per pass.
+    legacy_file: PathBuf,
+    dirty: bool,
+}
+
+impl Own {
+    /// This host's roster of `fleet` as the lake holds it (empty when there is none yet).
+    pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str, host: &str) -> Result<Own> {
+        let key = keys::roster(fleet, host);
+        let (sessions, windows) = match store.get(&key)? {
+            Some((b, _)) => super::read(&b, fleet).unwrap_or_default(),
+            None => Default::default(),
+        };
+        let done = windows
+            .iter()
+            .flat_map(|w| w.applied.iter().chain(&w.redone).cloned())
+            .collect();
+        Ok(Own {
+            key,
+            host: host.to_string(),
+            fleet: fleet.to_string(),
+            entries: sessions
+                .into_iter()
+                .map(|p| ((p.agent.clone(), p.session.clone()), p))
+                .collect(),
+            done,
+            windows: windows.into_iter().map(|w| (w.file.clone(), w)).collect(),
+            current: BTreeMap::new(),
+            legacy: None,
+            legacy_file: paths
+                .state()
+                .join("roster")
+                .join(format!("{fleet}.legacy.json")),
+            dirty: false,
+        })
+    }
+
+    /// Apply `rec` (read from spool file `file`) at lake time `now`; false when it had
+    /// been applied before.
+    pub(crate) fn apply(
+        &mut self,
+        store: &dyn Store,
+        rec: &Record,
+        file: &str,
+        now: i64,
+    ) -> Result<bool> {
+        // First, so a legacy presence taken over brings its applied ids along.
+        let k = self.ensure_entry(store, rec)?;
+        let window = self
+            .current
+            .entry(file.to_string())
+            .or_insert_with(|| Window {
+                file: file.to_string(),
+                ..Window::default()
+            });
+        if self.done.contains(&rec.id) {
+            window.redone.push(rec.id.clone());
+            return Ok(false);
+        }
+        window.applied.push(rec.id.clone());
+        self.done.insert(rec.id.clone());
+        self.dirty = true;
+        if let Some(p) = self.entries.get_mut(&k) {
+            p.apply(rec, now);
+            p.last_seen_ms = Some(now);
+        }
+        Ok(true)
+    }
+
+    /// The session's entry key, adding the entry when new: a session new to the roster
+    /// takes over its legacy presence (written by an older build), leases and applied ids.
+    fn ensure_entry(&mut self, store: &dyn Store, rec: &Record) -> Result<(String, String)> {
+        let k = (rec.agent.clone(), rec.session.clone());
+        if !self.entries.contains_key(&k) {
+            let p = self.legacy_presence(store, rec)?;
+            self.entries.insert(k.clone(), p);
+        }
+        Ok(k)
+    }
+
+    fn legacy_presence(&mut self, store: &dyn Store, rec: &Record) -> Result<PresenceObj> {
+        if self.legacy.is_none() {
+            self.legacy = Some(self.legacy_keys(store)?);
+        }
+        let key = keys::presence(&rec.fleet, &rec.agent, &rec.session);
+        if !self.legacy.as_ref().is_some_and(|l| l.contains(&key)) {
+            return Ok(PresenceObj::new(rec));
+        }
+        let old = store
+            .get(&key)?
+            .and_then(|(b, _)| serde_json::from_slice::<PresenceObj>(&b).ok())
+            .filter(|p| p.fleet == rec.fleet && p.agent == rec.agent && p.session == rec.session);
+        Ok(match old {
+            Some(mut p) => {
+                self.done.extend(std::mem::take(&mut p.applied));
+                p
+            }
+            None => PresenceObj::new(rec),
+        })
+    }
+
+    /// The legacy presence keys, listed once per home and then read from `legacy_file`.
+    fn legacy_keys(&self, store: &dyn Store) -> Result<BTreeSet<String>> {
+        let kept = std::fs::read(&self.legacy_file).ok();
+        if let Some(keys) = kept.and_then(|b| serde_json::from_slice(&b).ok()) {
+            return Ok(keys);
+        }
+        let listed = store.list(&keys::presences(&self.fleet))?;
+        let keys: BTreeSet<String> = listed.into_iter().map(|o| o.key).collect();
+        let bytes = serde_json::to_vec(&keys).unwrap_or_default();
+        crate::fsutil::write_atomic(&self.legacy_file, &bytes, 0o600)?;
+        Ok(keys)
+    }
+
+    /// Write the roster when anything was applied: expired sessions pruned, the windows
+    /// of spool files gone from `spool` dropped, this flush's windows added.
+    pub(crate) fn flush(&mut self, store: &dyn Store, spool: &Path, now: i64) -> Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        self.entries.retain(|_, p| !super::expired(p, now));
+        let mut windows = std::mem::take(&mut self.windows);
+        windows.extend(std::mem::take(&mut self.current));
+        windows.retain(|file, _| spool.join(file).exists());
+        let obj = RosterObj {
+            host: self.host.clone(),
+            fleet: self.fleet.clone(),
+            sessions: self.entries.values().cloned().collect(),
+            windows: windows.values().cloned().collect(),
+        };
+        self.windows = windows;
+        store.put(&self.key, &serde_json::to_vec(&obj).unwrap_or_default())?;
+        self.dirty = false;
+        Ok(())
+    }
+}
