@@ -19,6 +19,15 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
+/// without holding the JSON (a fleet's folded state is tens of MB).
+pub fn sha256_json_hex(value: &impl serde::Serialize) -> String {
+    let mut h = Sha256::new();
+    // Writing into a hasher cannot fail; a value that cannot serialize hashes what it wrote.
+    let _ = serde_json::to_writer(&mut h, value);
+    hex(&h.finalize())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -29,6 +38,11 @@ mod tests {
         assert_eq!(
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let v = serde_json::json!({"a": [1, "b"]});
+        assert_eq!(
+            sha256_json_hex(&v),
+            sha256_hex(&serde_json::to_vec(&v).unwrap())
         );
     }
 }

@@ -4,7 +4,8 @@
 //! `maint` reads the newest checkpoint it knows plus only the events after it, so its
 //! requests follow new events, not history. The gate then runs over the whole set, so
 //! the result is the full refold's by construction, whatever order events land in.
-//! A checkpoint that cannot be read or parsed falls back to a full listing.
+//! Only the newest few are kept. A checkpoint that cannot be read or parsed falls back to
+//! an older one, and without any to a full listing.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +19,9 @@ use crate::error::Result;
 use crate::paths::Paths;
 
 const VERSION: u32 = 1;
+/// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
+/// still finds it or a newer one (each is about 30 MB at 100k events).
+const KEEP: usize = 3;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Checkpoint {
@@ -83,13 +87,40 @@ fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
         .filter(|c| c.version == VERSION)
 }
 
+/// The newest readable checkpoint of `fleet` by a fresh listing.
+fn older(store: &dyn Store, fleet: &str) -> Result<Option<(String, Checkpoint)>> {
+    let listed = store.list(&keys::checkpoints(fleet))?;
+    Ok(listed
+        .into_iter()
+        .rev()
+        .take(KEEP)
+        .find_map(|o| read(store, &o.key).map(|cp| (o.key, cp))))
+}
+
+/// Delete all but the newest `KEEP` checkpoints. Best effort: a checkpoint left behind
+/// costs only space, and a reader that loses its checkpoint to this falls back to `older`.
+fn prune(store: &dyn Store, fleet: &str) {
+    let Ok(listed) = store.list(&keys::checkpoints(fleet)) else {
+        return;
+    };
+    for o in listed.iter().rev().skip(KEEP) {
+        let _ = store.delete(&o.key);
+    }
+}
+
 /// Every claim event of `fleet`, in id order: the checkpoint's plus the new ones.
 pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
     let now = store.now_ms()?;
     let base = latest(paths, store, fleet)?;
     super::trace::mark("checkpoint list");
-    let (base, mut cp) = match base.as_deref().and_then(|k| read(store, k)) {
-        Some(cp) => (base, cp),
+    let found = match base.as_deref().and_then(|k| read(store, k)) {
+        Some(cp) => base.map(|k| (k, cp)),
+        // Pruned by another host since it was listed, or damaged: an older one will do.
+        None if base.is_some() => older(store, fleet)?,
+        None => None,
+    };
+    let (base, mut cp) = match found {
+        Some((k, cp)) => (Some(k), cp),
         // No checkpoint, or an unreadable one: list every event; the feed from now on.
         None => (
             None,
@@ -152,6 +183,7 @@ pub(crate) fn save(paths: &Paths, store: &dyn Store, fleet: &str, l: &Loaded) ->
             let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
             store.create(&key, &body)?;
             store.flush()?;
+            prune(store, fleet);
             super::trace::mark("checkpoint write");
             key
         }

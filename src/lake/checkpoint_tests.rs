@@ -160,3 +160,29 @@ fn an_unreadable_checkpoint_falls_back_to_the_full_fold() {
     assert_eq!(got.len(), 6);
     assert_eq!(folded(&got), folded(&full));
 }
+
+/// Only the newest few checkpoints stay, and a host whose checkpoint was pruned (or lost)
+/// after it chose it resumes from an older one instead of reading every event again.
+#[test]
+fn old_checkpoints_are_pruned_and_a_lost_one_falls_back_to_an_older() {
+    let (_d, paths, store) = setup();
+    for n in 0..30 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
+    }
+    for n in 30..35 {
+        land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
+        checkpointed(&paths, &store);
+    }
+    let kept = store.list(&keys::checkpoints("f")).unwrap();
+    assert_eq!(kept.len(), KEEP);
+    // The hint names the newest: delete it as a concurrent prune would.
+    store.delete(&kept[KEEP - 1].key).unwrap();
+    store.gets.set(0);
+    let l = load(&paths, &store, "f").unwrap();
+    assert_eq!(l.checkpoint.events.len(), 35);
+    assert_eq!(l.base.as_deref(), Some(kept[KEEP - 2].key.as_str()));
+    // The lost one, the older one, and the one event it did not hold.
+    assert_eq!(store.gets.get(), 3);
+    let full = crate::lake::claims::load_events(&store, "f").unwrap();
+    assert_eq!(folded(&l.checkpoint.events), folded(&full));
+}

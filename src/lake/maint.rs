@@ -166,8 +166,7 @@ fn publish(
         return Ok(report);
     }
     let mode = config.memory_mode.as_str();
-    let state = serde_json::to_vec(&(mode, &folded.claims, &folded.events)).unwrap_or_default();
-    let digest = crate::digest::sha256_hex(&state);
+    let digest = crate::digest::sha256_json_hex(&(mode, &folded.claims, &folded.events));
     let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
     report.note = vectors.note.clone();
     let snapshot_id = vectors.snapshot_id(&digest);
@@ -185,27 +184,17 @@ fn publish(
         return Ok(report);
     }
 
-    let dir = paths.state().join("maint");
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-    crate::fsutil::sweep_temp_files(&dir, std::time::Duration::from_secs(3600));
-    let tmp = dir.join(format!(
-        ".snapshot.tmp-{}-{}",
-        std::process::id(),
-        crate::fsutil::nonce()
-    ));
-    let built = crate::snapshot::build::build_with(
-        &tmp,
-        &snapshot_id,
-        fleet,
-        mode,
-        &folded.claims,
-        &folded.events,
-        &vectors,
-    )
-    .and_then(|_| std::fs::read(&tmp).map_err(|e| Error::io("cannot read", &tmp, e)));
-    let _ = std::fs::remove_file(&tmp);
-    let bytes = built?;
-    super::trace::mark("snapshot build");
+    let bytes = build(
+        paths,
+        &crate::snapshot::patch::Target {
+            snapshot_id: &snapshot_id,
+            fleet,
+            mode,
+            claims: &folded.claims,
+            events: &folded.events,
+            vectors: &vectors,
+        },
+    )?;
     let sha = crate::digest::sha256_hex(&bytes);
     let key = keys::snapshot(fleet, &sha);
     store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
@@ -254,6 +243,37 @@ fn publish(
         "could not publish: 32 manifest numbers were taken in a row",
     )
     .hint("another maint is publishing continuously; retry later"))
+}
+
+/// The snapshot file's bytes: a patched copy of this host's previous build when that
+/// equals a full build, else a full build. It is then kept as the next run's base.
+fn build(paths: &Paths, target: &crate::snapshot::patch::Target) -> Result<Vec<u8>> {
+    let dir = paths.state().join("maint");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    crate::fsutil::sweep_temp_files(&dir, std::time::Duration::from_secs(3600));
+    let tmp = dir.join(format!(
+        ".snapshot.tmp-{}-{}",
+        std::process::id(),
+        crate::fsutil::nonce()
+    ));
+    let base = dir.join(format!("{}.snapshot", target.fleet));
+    let built = crate::snapshot::patch::build_from(&base, &tmp, target)
+        .and_then(|patched| Ok((patched, read(&tmp)?)));
+    // Only a finished, checked file becomes the base (rename is atomic).
+    if built.is_err() || std::fs::rename(&tmp, &base).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    let (patched, bytes) = built?;
+    super::trace::mark(if patched {
+        "snapshot build (patched)"
+    } else {
+        "snapshot build (full)"
+    });
+    Ok(bytes)
+}
+
+fn read(p: &std::path::Path) -> Result<Vec<u8>> {
+    std::fs::read(p).map_err(|e| Error::io("cannot read", p, e))
 }
 
 #[cfg(test)]

@@ -30,6 +30,21 @@ pub struct PresenceObj {
     /// Lake time (ms) its last record was applied; a legacy object's mtime stands in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_seen_ms: Option<i64>,
+    /// In memory only: no lease expires before this lake time, so `apply` parses every
+    /// expiry only when one may have passed. A drain applies thousands of claims to one
+    /// session; re-parsing hundreds of leases' times on each was half the drain's CPU.
+    #[serde(skip)]
+    pub(crate) next_expiry: ExpiryHint,
+}
+
+/// A cache, not state: two presences that differ only in it are equal.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ExpiryHint(Option<i64>);
+
+impl PartialEq for ExpiryHint {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl PresenceObj {
@@ -48,8 +63,7 @@ impl PresenceObj {
     pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) {
         let p = &rec.payload;
         let now = crate::time::format_ms(lake_now_ms);
-        self.leases
-            .retain(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > lake_now_ms));
+        self.drop_expired(lake_now_ms);
         match &rec.kind {
             RecordKind::FleetClaim => {
                 let repo = p["repo"].as_str().unwrap_or_default().to_string();
@@ -57,7 +71,12 @@ impl PresenceObj {
                 let ttl = p["ttl_secs"]
                     .as_u64()
                     .unwrap_or(crate::rules::DEFAULT_TTL_SECS);
-                let expires = crate::time::format_ms(lake_now_ms + ttl as i64 * 1000);
+                let expires_ms = lake_now_ms + ttl as i64 * 1000;
+                let expires = crate::time::format_ms(expires_ms);
+                // A renewal may move a lease later than the hint: an early hint costs one
+                // extra scan, never a missed expiry.
+                self.next_expiry.0 =
+                    Some(self.next_expiry.0.map_or(expires_ms, |t| t.min(expires_ms)));
                 for path in p["paths"]
                     .as_array()
                     .into_iter()
@@ -105,6 +124,22 @@ impl PresenceObj {
     }
 
     /// Hook events: what the runtime told us about the session.
+    /// Drop leases expired at `lake_now_ms`, scanning only when the hint says one may be.
+    fn drop_expired(&mut self, lake_now_ms: i64) {
+        if self.next_expiry.0.is_some_and(|t| t > lake_now_ms) {
+            return;
+        }
+        let mut next = None::<i64>;
+        self.leases.retain(|l| {
+            let t = crate::time::parse_rfc3339(&l.expires_at).filter(|t| *t > lake_now_ms);
+            if let Some(t) = t {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+            t.is_some()
+        });
+        self.next_expiry.0 = Some(next.unwrap_or(i64::MAX));
+    }
+
     fn apply_hook(&mut self, kind: &RecordKind, p: &Value, now: &str) {
         if let Some(rt) = p["runtime"].as_str() {
             self.runtime = Some(rt.to_string());
@@ -139,6 +174,37 @@ mod tests {
             kind: kind.into(),
             payload,
         }
+    }
+
+    /// Expired leases leave at the next record, whatever the in-memory hint says: after a
+    /// renewal moved the earliest expiry later, and on an object read back without a hint.
+    #[test]
+    fn expired_leases_leave_at_the_next_record() {
+        let claim = |id: &str, path: &str, ttl: u64| {
+            rec(
+                id,
+                "fleet_claim",
+                json!({"repo": "r", "paths": [path], "reason": "x", "ttl_secs": ttl}),
+            )
+        };
+        let mut p = PresenceObj::new(&claim("1", "a", 60));
+        p.apply(&claim("1", "a", 60), 0); // a expires at 60 s
+        p.apply(&claim("2", "b", 120), 1_000); // b at 121 s
+        p.apply(&claim("3", "a", 600), 2_000); // a renewed to 602 s: the hint is early
+        p.apply(&claim("4", "c", 600), 100_000);
+        assert_eq!(p.leases.len(), 3, "nothing has expired at 100 s");
+        p.apply(&claim("5", "c", 600), 130_000);
+        let paths: Vec<&str> = p.leases.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(paths, ["a", "c"], "b expired at 121 s");
+        let mut back: PresenceObj =
+            serde_json::from_slice(&serde_json::to_vec(&p).unwrap()).unwrap();
+        back.apply(&claim("6", "d", 600), 700_000);
+        let paths: Vec<&str> = back.leases.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["c", "d"],
+            "a expired at 602 s, read back without a hint"
+        );
     }
 
     #[test]

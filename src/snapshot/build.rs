@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, Statement, params};
 
 use super::SCHEMA;
 use super::embed::{HashEmbedder, quantize};
@@ -46,7 +46,70 @@ pub struct EventRow {
     pub text: String,
 }
 
-fn sql(e: rusqlite::Error) -> Error {
+pub(super) const INSERT_CLAIM: &str =
+    "INSERT INTO claims(rowid, id, text, type, subject, scope, status, visible,
+ independent_sessions, confidence, created_at, promoted_at, agent, session, embedding)
+ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+pub(super) const INSERT_FTS: &str =
+    "INSERT INTO claims_fts(rowid, text, subject) VALUES (?1, ?2, ?3)";
+pub(super) const INSERT_VECTOR: &str =
+    "INSERT INTO claim_vectors(embedder, rowid, vec) VALUES (?1, ?2, ?3)";
+pub(super) const INSERT_EVENT: &str =
+    "INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible)
+ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+/// Insert claim `c` as row `rowid`, with its hash embedding, and index it when visible.
+pub(super) fn insert_claim(
+    ins: &mut Statement,
+    fts: &mut Statement,
+    rowid: i64,
+    c: &ClaimRow,
+    mode: &str,
+) -> Result<()> {
+    let visible = c.visible(mode);
+    let emb = quantize(&HashEmbedder.embed(&format!("{} {}", c.subject, c.text)));
+    ins.execute(params![
+        rowid,
+        c.id,
+        c.text,
+        c.claim_type,
+        c.subject,
+        c.scope,
+        c.status,
+        visible,
+        c.independent_sessions,
+        c.confidence,
+        c.created_at,
+        c.promoted_at,
+        c.agent,
+        c.session,
+        emb
+    ])
+    .map_err(sql)?;
+    if visible {
+        fts.execute(params![rowid, c.text, c.subject])
+            .map_err(sql)?;
+    }
+    Ok(())
+}
+
+/// Insert one timeline row (visible to agents only when memory is on).
+pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: &str) -> Result<()> {
+    ev.execute(params![
+        e.at,
+        e.subject,
+        e.kind,
+        e.claim_id,
+        e.agent,
+        e.session,
+        e.text,
+        mode == "on"
+    ])
+    .map(|_| ())
+    .map_err(sql)
+}
+
+pub(super) fn sql(e: rusqlite::Error) -> Error {
     Error::storage("snapshot", "cannot build the snapshot").source(e)
 }
 
@@ -111,72 +174,30 @@ pub fn build_with(
         if let Some(e) = vectors.embedder.as_ref().filter(|_| !model.is_empty()) {
             meta.execute(params!["model_embedder", e.id()])
                 .map_err(sql)?;
-            let mut vec = tx
-                .prepare("INSERT INTO claim_vectors(embedder, rowid, vec) VALUES (?1, ?2, ?3)")
-                .map_err(sql)?;
+            let mut vec = tx.prepare(INSERT_VECTOR).map_err(sql)?;
             for (i, v) in &model {
                 vec.execute(params![e.id(), *i as i64 + 1, v])
                     .map_err(sql)?;
             }
         }
-        let mut ins = tx
-            .prepare(
-                "INSERT INTO claims(rowid, id, text, type, subject, scope, status, visible, independent_sessions,
-                 confidence, created_at, promoted_at, agent, session, embedding)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            )
-            .map_err(sql)?;
-        let mut fts = tx
-            .prepare("INSERT INTO claims_fts(rowid, text, subject) VALUES (?1, ?2, ?3)")
-            .map_err(sql)?;
-        let embedder = HashEmbedder;
+        let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
+        let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
         for (i, c) in claims.iter().enumerate() {
-            let rowid = i as i64 + 1;
-            let visible = c.visible(mode);
-            let emb = quantize(&embedder.embed(&format!("{} {}", c.subject, c.text)));
-            ins.execute(params![
-                rowid,
-                c.id,
-                c.text,
-                c.claim_type,
-                c.subject,
-                c.scope,
-                c.status,
-                visible,
-                c.independent_sessions,
-                c.confidence,
-                c.created_at,
-                c.promoted_at,
-                c.agent,
-                c.session,
-                emb
-            ])
-            .map_err(sql)?;
-            if visible {
-                fts.execute(params![rowid, c.text, c.subject])
-                    .map_err(sql)?;
-            }
+            insert_claim(&mut ins, &mut fts, i as i64 + 1, c, mode)?;
         }
-        let mut ev = tx
-            .prepare("INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")
-            .map_err(sql)?;
+        let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
         for e in events {
-            ev.execute(params![
-                e.at,
-                e.subject,
-                e.kind,
-                e.claim_id,
-                e.agent,
-                e.session,
-                e.text,
-                mode == "on"
-            ])
-            .map_err(sql)?;
+            insert_event(&mut ev, e, mode)?;
         }
     }
     tx.commit().map_err(sql)?;
     conn.execute_batch("INSERT INTO claims_fts(claims_fts) VALUES('optimize'); ANALYZE;")
         .map_err(sql)?;
+    seal(conn, path)
+}
+
+/// Check the finished file and fsync it: only a sound file is published.
+pub(super) fn seal(conn: Connection, path: &Path) -> Result<()> {
     let ok: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
         .map_err(sql)?;

@@ -58,11 +58,31 @@ impl Vectors {
         }
     }
 
-    /// (claim index, quantized vector) for each claim in `want`, cached where possible.
+    /// (claim index, quantized vector) for each claim in `want`, cached where possible;
+    /// the cache keeps only these (`want` is every visible claim of a full build).
     pub(crate) fn embed(
         &self,
         claims: &[ClaimRow],
         want: &[usize],
+    ) -> Result<Vec<(usize, Vec<u8>)>, String> {
+        self.embed_cached(claims, want, true)
+    }
+
+    /// Like `embed` for the few claims an incremental build changed: the cache keeps the
+    /// vectors of the claims left untouched too (the next full build prunes it).
+    pub(crate) fn embed_changed(
+        &self,
+        claims: &[ClaimRow],
+        want: &[usize],
+    ) -> Result<Vec<(usize, Vec<u8>)>, String> {
+        self.embed_cached(claims, want, false)
+    }
+
+    fn embed_cached(
+        &self,
+        claims: &[ClaimRow],
+        want: &[usize],
+        prune: bool,
     ) -> Result<Vec<(usize, Vec<u8>)>, String> {
         let Some(e) = &self.embedder else {
             return Ok(Vec::new());
@@ -96,7 +116,10 @@ impl Vectors {
         }
         if let Some(c) = cache {
             // Best effort: a cache that cannot be written only means embedding again.
-            let _ = c.replace(out.iter().map(|(n, v)| (keys[*n].clone(), v.as_slice())));
+            let _ = c.replace(
+                prune,
+                out.iter().map(|(n, v)| (keys[*n].clone(), v.as_slice())),
+            );
         }
         // Back from positions in `want` to claim indices, in claim order.
         let mut out: Vec<(usize, Vec<u8>)> = out.into_iter().map(|(n, v)| (want[n], v)).collect();
@@ -105,8 +128,8 @@ impl Vectors {
     }
 }
 
-/// The local vector cache: one SQLite table, rewritten to the current claims each build
-/// (vectors of retired or edited claims go with it).
+/// The local vector cache: one SQLite table, rewritten to the current claims each full
+/// build (vectors of retired or edited claims go with it), added to by incremental ones.
 struct Cache(Connection);
 
 impl Cache {
@@ -129,10 +152,13 @@ impl Cache {
     }
     fn replace<'a>(
         mut self,
+        prune: bool,
         rows: impl Iterator<Item = (String, &'a [u8])>,
     ) -> rusqlite::Result<()> {
         let tx = self.0.transaction()?;
-        tx.execute("DELETE FROM v", [])?;
+        if prune {
+            tx.execute("DELETE FROM v", [])?;
+        }
         {
             let mut ins = tx.prepare("INSERT OR REPLACE INTO v(key, vec) VALUES (?1, ?2)")?;
             for (k, v) in rows {
