@@ -288,7 +288,9 @@ impl<'a> Applier<'a> {
         // come from an older build, or from a writer that is not ctxlake at all.
         report.secrets_rescrubbed +=
             crate::scrub::scrub(&mut rec.payload, crate::rules::MAX_TEXT_CHARS).redacted;
+        // The record id too: it names batch keys, and every reader drops a bad one.
         if crate::scope::validate_id("fleet", &rec.fleet).is_err()
+            || crate::scope::validate_id("record", &rec.id).is_err()
             || crate::scope::validate_id("agent", &rec.agent).is_err()
             || crate::scope::validate_id("session", &rec.session).is_err()
         {
@@ -401,6 +403,25 @@ mod tests {
         assert_eq!((r.records, r.applied, r.torn_tails), (60, 60, 1), "{r:?}");
         assert_eq!(handoff_ids(&store, "f").len(), 60);
         assert!(spool::list_files(&paths.spool).is_empty());
+    }
+
+    /// A record whose id could not name a lake key is counted bad, never sent: the
+    /// records after it still land.
+    #[test]
+    fn a_record_with_a_hostile_id_is_counted_bad() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let dir = paths.spool.join("mcp");
+        fs::create_dir_all(&dir).unwrap();
+        let mut hostile = handoff_rec(0, "x".into());
+        hostile.id = "../../etc".into();
+        let mut body = spool::encode(&hostile);
+        body.extend(spool::encode(&handoff_rec(1, "ok".into())));
+        fs::write(dir.join("f.ndjson"), &body).unwrap();
+        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        assert_eq!((r.bad_lines, r.applied), (1, 1), "{r:?}");
+        assert_eq!(handoff_ids(&store, "f").len(), 1);
     }
 
     fn handoff_rec(i: u64, summary: String) -> Record {

@@ -164,22 +164,20 @@ pub(super) fn handoffs(
         .filter(|k| !held.contains(keys::stem(k)))
         .map(str::to_string)
         .collect();
-    // Newest first, a few objects at a time, until `keep` notes are in hand: a batch
-    // object holds thousands of notes, a legacy one holds one, so each round asks for as
-    // many objects as the notes per object seen so far say are still needed.
-    let (mut got, mut done) = (0, 0);
-    while got < keep && done < fetch.len() {
-        let per_object = got.checked_div(done).unwrap_or(keep);
-        let want = (keep - got).div_ceil(per_object.max(1)).clamp(1, 64);
-        let wave = &fetch[done..(done + want).min(fetch.len())];
+    // A legacy object holds one note and is named by it, so its newest `keep` are exact.
+    // A batch object is named by its oldest note and may hold notes newer than any
+    // later-named object (two hosts, or a backlog drained late), so every new batch is read.
+    let (batches, legacy): (Vec<String>, Vec<String>) =
+        fetch.into_iter().partition(|k| k.ends_with(".ndjson"));
+    let mut want: Vec<String> = legacy.into_iter().take(keep).collect();
+    want.extend(batches);
+    for wave in want.chunks(64) {
         for (k, found) in wave.iter().zip(store.get_many(wave)?) {
             let Some((bytes, _)) = found else { continue };
             let (notes, bad) = batch::notes(k, &bytes, fleet);
-            got += notes.len();
             st.notes.extend(notes);
             *bad_lines += bad;
         }
-        done += wave.len();
     }
     st.notes.sort_by(|a, b| b.id.cmp(&a.id));
     st.notes.dedup_by(|a, b| a.id == b.id);
@@ -251,10 +249,39 @@ mod tests {
         let (mut st, mut bad) = (State::default(), 0);
         handoffs(&store, "f", &mut st, &[], 0, 5, &mut bad).unwrap();
         assert_eq!(ids(&st), want(9..14));
-        assert_eq!(bad, 2, "one stray line in each of the two batches read");
+        assert_eq!(bad, 3, "one stray line in each batch, every new batch read");
         let (mut st, mut bad) = (State::default(), 0);
         handoffs(&store, "f", &mut st, &[], 0, 100, &mut bad).unwrap();
         assert_eq!(ids(&st), want(0..14));
         assert_eq!(bad, 3);
+    }
+
+    /// A batch named by an older note can hold the newest note: a later-named batch that
+    /// alone fills `keep` must not hide it.
+    #[test]
+    fn a_newer_note_in_an_older_named_batch_is_not_skipped() {
+        let d = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(d.path()).unwrap();
+        let note = |i: u64| {
+            let payload = serde_json::json!({"summary": format!("n{i}"), "status": "done"});
+            test_record(i, "f", "fleet_handoff", payload)
+        };
+        let batch = |ids: &[u64]| -> Vec<u8> {
+            ids.iter().flat_map(|i| spool::encode(&note(*i))).collect()
+        };
+        store
+            .create(
+                &keys::handoff_batch("f", &note(20).id),
+                &batch(&[20, 21, 22, 23, 24]),
+            )
+            .unwrap();
+        store
+            .create(&keys::handoff_batch("f", &note(15).id), &batch(&[15, 30]))
+            .unwrap();
+        let (mut st, mut bad) = (State::default(), 0);
+        handoffs(&store, "f", &mut st, &[], 0, 5, &mut bad).unwrap();
+        let ids: Vec<String> = st.notes.iter().map(|n| n.id.clone()).collect();
+        let want: Vec<String> = [30, 24, 23, 22, 21].iter().map(|i| note(*i).id).collect();
+        assert_eq!(ids, want);
     }
 }

@@ -66,7 +66,10 @@ impl State {
         let rostered = self.rosters.values().flat_map(|r| {
             r.sessions
                 .iter()
-                .map(|p| (p, p.last_seen_ms.unwrap_or(r.mtime_ms)))
+                // A roster's own time is text from the lake: never later than the
+                // store's time for the object, or a forged future time would pin a
+                // session as the live one forever.
+                .map(|p| (p, p.last_seen_ms.map_or(r.mtime_ms, |t| t.min(r.mtime_ms))))
         });
         for (p, seen) in legacy.chain(rostered) {
             let k = (p.agent.as_str(), p.session.as_str());
@@ -176,5 +179,27 @@ mod tests {
             .map(|(p, t)| (p.session.as_str(), p.task.as_deref().unwrap_or(""), t))
             .collect();
         assert_eq!(got, [("s1", "roster", 700), ("s2", "moved", 800)]);
+
+        // A roster claiming a time later than the store wrote it is held to the store's.
+        let h3 = vec![p("s2", "forged", Some(i64::MAX))];
+        st.rosters.insert(
+            "live/f/hosts/h3.json".into(),
+            ListedRoster {
+                size: 1,
+                mtime_ms: 600,
+                sessions: h3,
+            },
+        );
+        let s2: Vec<(String, i64)> = st
+            .live()
+            .into_iter()
+            .filter(|(p, _)| p.session == "s2")
+            .map(|(p, t)| (p.task.clone().unwrap_or_default(), t))
+            .collect();
+        assert_eq!(
+            s2,
+            [("moved".to_string(), 800)],
+            "the forged future time does not win"
+        );
     }
 }
