@@ -34,6 +34,9 @@ pub(crate) struct Own {
     /// Where that listing is kept: this home drains with rosters now, so no presence of
     /// its own sessions can appear later, and a new session costs no listing per pass.
     legacy_file: PathBuf,
+    /// Legacy presences taken over since the last flush: deleted once the roster that
+    /// holds their sessions is written, or a pruned session would come back from them.
+    taken_over: Vec<String>,
     dirty: bool,
 }
 
@@ -65,6 +68,7 @@ impl Own {
                 .state()
                 .join("roster")
                 .join(format!("{fleet}.legacy.json")),
+            taken_over: Vec::new(),
             dirty: false,
         })
     }
@@ -127,6 +131,7 @@ impl Own {
         Ok(match old {
             Some(mut p) => {
                 self.done.extend(std::mem::take(&mut p.applied));
+                self.taken_over.push(key);
                 p
             }
             None => PresenceObj::new(rec),
@@ -164,6 +169,11 @@ impl Own {
         };
         self.windows = windows;
         store.put(&self.key, &serde_json::to_vec(&obj).unwrap_or_default())?;
+        // Only this host ever wrote them. A replay of this flush's block is still caught by
+        // the window just written, which holds the ids the legacy objects carried over.
+        for key in std::mem::take(&mut self.taken_over) {
+            let _ = store.delete(&key);
+        }
         self.dirty = false;
         Ok(())
     }

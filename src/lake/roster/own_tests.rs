@@ -126,6 +126,10 @@ fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
         (Some("next step"), Some(2_000))
     );
     assert!(s.applied.is_empty());
+    assert!(
+        l.store.get(&key).unwrap().is_none(),
+        "the legacy presence taken over is gone once the roster holds its session"
+    );
 
     // The legacy listing is kept in the home: a later pass does not list again (this
     // home writes no legacy presence any more), so one appearing now is not taken over.
