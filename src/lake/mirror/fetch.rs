@@ -17,17 +17,23 @@ use crate::lake::{batch, keys};
 /// Host rosters and legacy presences changed since the last pass (by listed size and
 /// time), from one listing of `live/<fleet>/`; removed ones are dropped.
 pub(super) fn live(store: &dyn Store, fleet: &str, st: &mut State) -> Result<()> {
-    let listed = store.list(&keys::live(fleet))?;
+    let (hosts, legacy) = split_live(fleet, store.list(&keys::live(fleet))?);
+    rosters(store, fleet, st, &hosts)?;
+    presences(store, st, &legacy)
+}
+
+/// A listing of `live/<fleet>/` as (host rosters, legacy presences); anything else there
+/// (a folder marker, a stray key) is neither.
+pub(super) fn split_live(fleet: &str, listed: Vec<Object>) -> (Vec<Object>, Vec<Object>) {
     let (hosts, legacy): (Vec<Object>, Vec<Object>) = listed
         .into_iter()
         .filter(|o| !o.key.ends_with('/'))
         .partition(|o| o.key.starts_with(&keys::rosters(fleet)));
-    let legacy: Vec<Object> = legacy
+    let legacy = legacy
         .into_iter()
         .filter(|o| o.key.starts_with(&keys::presences(fleet)))
         .collect();
-    rosters(store, fleet, st, &hosts)?;
-    presences(store, st, &legacy)
+    (hosts, legacy)
 }
 
 /// The listed objects whose size or time differ from what `held` says it has.
@@ -38,11 +44,23 @@ fn changed(listed: &[Object], held: impl Fn(&str) -> Option<(u64, i64)>) -> Vec<
         .collect()
 }
 
+/// Listed rosters `st` does not hold as listed.
+pub(super) fn changed_rosters<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
+    changed(listed, |k| st.rosters.get(k).map(|r| (r.size, r.mtime_ms)))
+}
+
+/// Listed legacy presences `st` does not hold as listed.
+pub(super) fn changed_presences<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
+    changed(listed, |k| {
+        st.presences.get(k).map(|l| (l.size, l.mtime_ms))
+    })
+}
+
 /// A roster that does not parse is held empty, so it is not fetched again until it changes.
 fn rosters(store: &dyn Store, fleet: &str, st: &mut State, listed: &[Object]) -> Result<()> {
     let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
     st.rosters.retain(|k, _| live.contains(k.as_str()));
-    let changed = changed(listed, |k| st.rosters.get(k).map(|r| (r.size, r.mtime_ms)));
+    let changed = changed_rosters(st, listed);
     let keys: Vec<String> = changed.iter().map(|o| o.key.clone()).collect();
     for (o, got) in changed.into_iter().zip(store.get_many(&keys)?) {
         let Some((bytes, _)) = got else { continue };
@@ -61,9 +79,7 @@ fn rosters(store: &dyn Store, fleet: &str, st: &mut State, listed: &[Object]) ->
 fn presences(store: &dyn Store, st: &mut State, listed: &[Object]) -> Result<()> {
     let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
     st.presences.retain(|k, _| live.contains(k.as_str()));
-    let changed = changed(listed, |k| {
-        st.presences.get(k).map(|l| (l.size, l.mtime_ms))
-    });
+    let changed = changed_presences(st, listed);
     let keys: Vec<String> = changed.iter().map(|o| o.key.clone()).collect();
     for (o, got) in changed.into_iter().zip(store.get_many(&keys)?) {
         let Some((bytes, _)) = got else { continue };

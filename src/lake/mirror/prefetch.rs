@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use std::collections::BTreeSet;
 
+use super::fetch;
 use super::state::{self, State};
 use crate::error::Result;
 use crate::lake::keys;
@@ -94,15 +95,11 @@ fn gets(fleet: &str, st: &State, lists: &HashMap<Listing, Vec<Object>>) -> Vec<S
     else {
         return Vec::new();
     };
-    let changed = |o: &Object, held: Option<(u64, i64)>| held != Some((o.size, o.mtime_ms));
-    let mut out: Vec<String> = live
-        .iter()
-        .filter(|o| match st.rosters.get(&o.key) {
-            _ if o.key.starts_with(&keys::presences(fleet)) => {
-                changed(o, st.presences.get(&o.key).map(|l| (l.size, l.mtime_ms)))
-            }
-            r => changed(o, r.map(|r| (r.size, r.mtime_ms))),
-        })
+    // The same split and the same size-and-time test as `fetch::live`.
+    let (hosts, legacy) = fetch::split_live(fleet, live.to_vec());
+    let mut out: Vec<String> = fetch::changed_rosters(st, &hosts)
+        .into_iter()
+        .chain(fetch::changed_presences(st, &legacy))
         .map(|o| o.key.clone())
         .collect();
     let new = |objs: &[Object], m: &Mark| -> Vec<String> {
