@@ -383,11 +383,7 @@ mod tests {
     /// drains every intact record exactly once.
     #[test]
     fn a_file_is_drained_block_by_block() {
-        let d = tempfile::tempdir().unwrap();
-        let paths = Paths::with_overrides(d.path().join("home"), None, None);
-        let store = LocalStore::open(&d.path().join("lake")).unwrap();
-        let dir = paths.spool.join("mcp");
-        fs::create_dir_all(&dir).unwrap();
+        let (_d, paths, store, dir) = home();
         let mut body = Vec::new();
         for i in 0..60 {
             let summary = if i == 7 {
@@ -409,11 +405,7 @@ mod tests {
     /// records after it still land.
     #[test]
     fn a_record_with_a_hostile_id_is_counted_bad() {
-        let d = tempfile::tempdir().unwrap();
-        let paths = Paths::with_overrides(d.path().join("home"), None, None);
-        let store = LocalStore::open(&d.path().join("lake")).unwrap();
-        let dir = paths.spool.join("mcp");
-        fs::create_dir_all(&dir).unwrap();
+        let (_d, paths, store, dir) = home();
         let mut hostile = handoff_rec(0, "x".into());
         hostile.id = "../../etc".into();
         let mut body = spool::encode(&hostile);
@@ -422,6 +414,16 @@ mod tests {
         let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
         assert_eq!((r.bad_lines, r.applied), (1, 1), "{r:?}");
         assert_eq!(handoff_ids(&store, "f").len(), 1);
+    }
+
+    /// A temporary home and local lake, and the home's (created) MCP spool directory.
+    fn home() -> (tempfile::TempDir, Paths, LocalStore, PathBuf) {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let dir = paths.spool.join("mcp");
+        fs::create_dir_all(&dir).unwrap();
+        (d, paths, store, dir)
     }
 
     fn handoff_rec(i: u64, summary: String) -> Record {
@@ -434,9 +436,7 @@ mod tests {
     /// write only the rest, so every record ends up in the lake exactly once.
     #[test]
     fn a_redo_settles_against_what_an_earlier_run_created() {
-        let d = tempfile::tempdir().unwrap();
-        let paths = Paths::with_overrides(d.path().join("home"), None, None);
-        let store = LocalStore::open(&d.path().join("lake")).unwrap();
+        let (_d, paths, store, _) = home();
         let recs: Vec<Record> = (0..24)
             .map(|i| handoff_rec(i, format!("note {i}")))
             .collect();
