@@ -1,13 +1,13 @@
-//! `maint` checkpoints: the gate's inputs folded so far (every claim event, in id
-//! order) and where the event and feed listings stood, created under a lake-time ULID
-//! key (create-if-absent: two hosts racing write two valid checkpoints). The next
-//! `maint` reads the newest checkpoint it knows plus only the events after it, so its
-//! requests follow new events, not history. The gate then runs over the whole set, so
-//! the result is the full refold's by construction, whatever order events land in.
-//! Only the newest few are kept. A checkpoint that cannot be read or parsed falls back to
-//! an older one, and without any to a full listing.
-
-use std::collections::BTreeMap;
+//! `maint`'s folded state and where it stands in the lake. Each host keeps its own copy
+//! (`state/maint/<fleet>.fold`): the incremental gate state (`memory::fold`) and the event
+//! and feed watermarks, so a run lists, reads and folds only the events that landed since
+//! its last run, whatever the history. Every so often (`due`) a run also creates that
+//! state in the lake as a checkpoint, under a lake-time ULID key (create-if-absent: two
+//! hosts racing write two valid checkpoints), so a host with no local copy (a new one, or
+//! one whose copy was lost or belongs to another lake) starts from the newest checkpoint
+//! plus the events after it instead of from every event. Only the newest few are kept; a
+//! checkpoint that cannot be read or parsed falls back to an older one, and without any
+//! to a full listing. Checkpoints of older builds (every event, version 1) still load.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,23 +16,43 @@ use super::keys;
 use super::store::Store;
 use super::watermark::{self, Mark};
 use crate::error::Result;
+use crate::memory::fold::State;
 use crate::paths::Paths;
 
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
-/// still finds it or a newer one (each is about 30 MB at 100k events).
+/// still finds it or a newer one.
 const KEEP: usize = 3;
+/// A run writes a checkpoint once the events folded since the last one reach a sixteenth
+/// of the total and at least this many: a host starting from the newest checkpoint then
+/// reads at most that many events more, and a run that adds a few events to a large
+/// history writes nothing but its local copy.
+pub(crate) const MIN_UNSAVED: usize = 256;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Checkpoint {
     pub version: u32,
     pub events_mark: Mark,
     pub feed_mark: Mark,
-    pub events: Vec<Event>,
-    /// The snapshot `maint` published (or found published) from exactly `events`: an
+    pub fold: State,
+    /// The snapshot `maint` published (or found published) from exactly this state: an
     /// idle `maint` whose latest manifest still names it skips the fold.
     #[serde(default)]
     pub published: Option<Published>,
+    /// Events folded since the newest checkpoint this copy was written to or read from.
+    #[serde(default)]
+    pub unsaved: usize,
+    /// The lake this copy describes (local copies only; a checkpoint's is empty).
+    #[serde(default)]
+    pub store: String,
+}
+
+/// A version 1 checkpoint: every event folded so far.
+#[derive(Deserialize)]
+struct CheckpointV1 {
+    events_mark: Mark,
+    feed_mark: Mark,
+    events: Vec<Event>,
 }
 
 /// What the fold of a checkpoint's events published, and its report's counts.
@@ -46,24 +66,49 @@ pub(crate) struct Published {
     pub contested: usize,
 }
 
-/// The events of a fleet, from a checkpoint and the lake after it.
+/// The folded state of a fleet, brought up to date with the lake.
 pub(crate) struct Loaded {
     pub checkpoint: Checkpoint,
-    /// Events not in the checkpoint this run started from.
+    /// Events not folded before this run.
     pub fresh: usize,
-    /// The checkpoint key this run started from, if any.
-    pub base: Option<String>,
-    /// `checkpoint.published` as loaded: a changed one is worth a new checkpoint.
+    /// Where this run's state came from: this host's copy, a checkpoint's key, or nothing.
+    pub base: Base,
+    /// `checkpoint.published` as loaded: a changed one is worth saving.
     pub base_published: Option<Published>,
     /// Lines of event batch objects skipped as torn, foreign or malformed.
     pub bad_lines: usize,
 }
 
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Base {
+    Local,
+    Checkpoint(String),
+    Nothing,
+}
+
+fn maint_dir(paths: &Paths) -> std::path::PathBuf {
+    paths.state().join("maint")
+}
+
 fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
-    paths
-        .state()
-        .join("maint")
-        .join(format!("{fleet}.checkpoint"))
+    maint_dir(paths).join(format!("{fleet}.checkpoint"))
+}
+
+fn local_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+    maint_dir(paths).join(format!("{fleet}.fold"))
+}
+
+/// This host's copy, if it is readable and describes this lake.
+fn local(paths: &Paths, store: &dyn Store, fleet: &str) -> Option<Checkpoint> {
+    let bytes = std::fs::read(local_file(paths, fleet)).ok()?;
+    super::trace::mark("state file read");
+    let mut cp: Checkpoint = serde_json::from_slice(&bytes).ok()?;
+    super::trace::mark("state parse");
+    (cp.version == VERSION && cp.store == store.url()).then(|| {
+        cp.fold.reindex();
+        super::trace::mark("state reindex");
+        cp
+    })
 }
 
 /// The newest checkpoint this host knows of: the one it last used or wrote, or a newer one.
@@ -80,11 +125,35 @@ fn latest(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<String
     Ok(newer.into_iter().next_back().map(|o| o.key).or(hint))
 }
 
+/// A checkpoint of this build or an older one, as a state of this build.
 fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
     let (bytes, _) = store.get(key).ok()??;
-    serde_json::from_slice::<Checkpoint>(&bytes)
-        .ok()
-        .filter(|c| c.version == VERSION)
+    #[derive(Deserialize)]
+    struct Version {
+        version: u32,
+    }
+    let mut cp = match serde_json::from_slice::<Version>(&bytes).ok()?.version {
+        VERSION => serde_json::from_slice::<Checkpoint>(&bytes).ok()?,
+        1 => {
+            let old = serde_json::from_slice::<CheckpointV1>(&bytes).ok()?;
+            let mut fold = State::default();
+            fold.apply(old.events);
+            Checkpoint {
+                version: VERSION,
+                events_mark: old.events_mark,
+                feed_mark: old.feed_mark,
+                fold,
+                ..Checkpoint::default()
+            }
+        }
+        _ => return None,
+    };
+    // Another host's build history says nothing about this host's snapshot files.
+    cp.fold.reindex();
+    cp.fold.forget_builds();
+    cp.published = None;
+    cp.unsaved = 0;
+    Some(cp)
 }
 
 /// The newest readable checkpoint of `fleet` by a fresh listing.
@@ -108,59 +177,66 @@ fn prune(store: &dyn Store, fleet: &str) {
     }
 }
 
-/// Every claim event of `fleet`, in id order: the checkpoint's plus the new ones.
-pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
-    let now = store.now_ms()?;
-    let base = latest(paths, store, fleet)?;
+/// The state to fold new events into: this host's copy, else the newest checkpoint,
+/// else an empty state that lists every event.
+fn start(paths: &Paths, store: &dyn Store, fleet: &str, now: i64) -> Result<(Base, Checkpoint)> {
+    if let Some(cp) = local(paths, store, fleet) {
+        return Ok((Base::Local, cp));
+    }
+    let key = latest(paths, store, fleet)?;
     super::trace::mark("checkpoint list");
-    let found = match base.as_deref().and_then(|k| read(store, k)) {
-        Some(cp) => base.map(|k| (k, cp)),
+    let found = match key.as_deref().and_then(|k| read(store, k)) {
+        Some(cp) => key.map(|k| (k, cp)),
         // Pruned by another host since it was listed, or damaged: an older one will do.
-        None if base.is_some() => older(store, fleet)?,
+        None if key.is_some() => older(store, fleet)?,
         None => None,
     };
-    let (base, mut cp) = match found {
-        Some((k, cp)) => (Some(k), cp),
-        // No checkpoint, or an unreadable one: list every event; the feed from now on.
+    Ok(match found {
+        Some((k, cp)) => (Base::Checkpoint(k), cp),
         None => (
-            None,
+            Base::Nothing,
             Checkpoint {
                 version: VERSION,
                 feed_mark: Mark::starting_at(now),
                 ..Checkpoint::default()
             },
         ),
-    };
+    })
+}
+
+/// The folded state of `fleet`: where this host left it plus the events after it.
+pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
+    let now = store.now_ms()?;
+    let (base, mut cp) = start(paths, store, fleet, now)?;
+    super::trace::mark("state read+parse");
     let events_prefix = keys::claim_events(fleet);
     let feed_prefix = keys::feed(fleet);
-    super::trace::mark("checkpoint read+parse");
     let listed = cp.events_mark.scan(store, &events_prefix)?;
     let feed = cp.feed_mark.scan(store, &feed_prefix)?;
     let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
     let fed = watermark::feed_keys(store, &feed)?;
     keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
     super::trace::mark("event+feed list");
-    let mut by_id: BTreeMap<String, Event> = std::mem::take(&mut cp.events)
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
-    let before = by_id.len();
-    keys.retain(|k| !by_id.contains_key(keys::stem(k)));
+    // An object is named by its (first) event's id, and objects are create-only: one
+    // whose name was folded was read whole before.
+    keys.retain(|k| !cp.fold.has(keys::stem(k)));
     keys.sort();
     keys.dedup();
     let mut bad_lines = 0;
+    let mut events = Vec::new();
     for (k, found) in keys.iter().zip(store.get_many(&keys)?) {
         let Some((b, _)) = found else { continue };
-        let (events, bad) = super::batch::events(k, &b, fleet);
-        by_id.extend(events.into_iter().map(|e| (e.id.clone(), e)));
+        let (got, bad) = super::batch::events(k, &b, fleet);
+        events.extend(got);
         bad_lines += bad;
     }
-    let fresh = by_id.len() - before;
+    super::trace::mark("event reads");
+    let fresh = cp.fold.apply(events);
     if fresh > 0 {
         cp.published = None; // it described the fold of fewer events
     }
-    super::trace::mark("event reads+merge");
-    cp.events = by_id.into_values().collect();
+    cp.unsaved += fresh;
+    super::trace::mark("fold");
     cp.events_mark
         .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
     cp.feed_mark
@@ -174,26 +250,52 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
     })
 }
 
-/// Write a new checkpoint when this run folded events its base did not hold.
-pub(crate) fn save(paths: &Paths, store: &dyn Store, fleet: &str, l: &Loaded) -> Result<()> {
-    let key = match (&l.base, l.fresh) {
-        (Some(base), 0) if l.checkpoint.published == l.base_published => base.clone(),
-        _ => {
-            let body = serde_json::to_vec(&l.checkpoint).unwrap_or_default();
-            let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
-            store.create(&key, &body)?;
-            store.flush()?;
-            prune(store, fleet);
-            super::trace::mark("checkpoint write");
-            key
-        }
-    };
-    let f = hint_file(paths, fleet);
-    if let Some(dir) = f.parent() {
+/// A checkpoint is due once the events it would add are many enough: `min` (in `maint`,
+/// `MIN_UNSAVED`) and a sixteenth of the total. `min` 0: whenever any are (tests).
+fn due(cp: &Checkpoint, min: usize) -> bool {
+    cp.unsaved > 0 && (min == 0 || (cp.unsaved >= min && cp.unsaved >= cp.fold.events() / 16))
+}
+
+/// Keep this run's state: in this host's copy whenever it moved, and in a new checkpoint
+/// when one is due.
+pub(crate) fn save(
+    paths: &Paths,
+    store: &dyn Store,
+    fleet: &str,
+    l: &mut Loaded,
+    min: usize,
+    built: bool,
+) -> Result<()> {
+    let cp = &mut l.checkpoint;
+    if due(cp, min) {
+        // A checkpoint names no lake: whoever reads it found it in theirs.
+        let url = std::mem::take(&mut cp.store);
+        let body = serde_json::to_vec(&*cp).unwrap_or_default();
+        cp.store = url;
+        let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
+        store.create(&key, &body)?;
+        store.flush()?;
+        prune(store, fleet);
+        cp.unsaved = 0;
+        write(&hint_file(paths, fleet), key.as_bytes())?;
+        super::trace::mark("checkpoint write");
+    }
+    let moved = l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
+    if moved {
+        cp.store = store.url();
+        let body = serde_json::to_vec(cp).unwrap_or_default();
+        write(&local_file(paths, fleet), &body)?;
+        super::trace::mark("state write");
+    }
+    Ok(())
+}
+
+fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
     }
-    crate::fsutil::write_atomic(&f, key.as_bytes(), 0o600)
+    crate::fsutil::write_atomic(path, bytes, 0o600)
 }
 
 #[cfg(test)]

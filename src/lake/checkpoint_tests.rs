@@ -96,53 +96,97 @@ fn folded(events: &[Event]) -> String {
     serde_json::to_string(&(&f.claims, &f.events)).unwrap()
 }
 
-fn checkpointed(paths: &Paths, store: &dyn Store) -> Vec<Event> {
-    let l = load(paths, store, "f").unwrap();
-    save(paths, store, "f", &l).unwrap();
-    l.checkpoint.events
+/// One `maint`'s load and save (a checkpoint once `min` events are unsaved): the events
+/// folded and the fold, as `folded` renders it.
+fn checkpointed(paths: &Paths, store: &dyn Store, min: usize) -> (usize, String) {
+    let mut l = load(paths, store, "f").unwrap();
+    save(paths, store, "f", &mut l, min, false).unwrap();
+    let f = l.checkpoint.fold.folded();
+    (
+        l.checkpoint.fold.events(),
+        serde_json::to_string(&(&f.claims, &f.events)).unwrap(),
+    )
+}
+
+fn another_host(d: &Paths) -> Paths {
+    Paths::with_overrides(d.state().join("other-home"), None, None)
 }
 
 proptest! {
     #![proptest_config(crate::proptests::config(24))]
+    /// Events land in any order, late ones through the feed; runs happen at random points,
+    /// some write checkpoints, and some start with no local copy (a new host): every run
+    /// ends with the full refold of every event in the lake.
     #[test]
     fn checkpointed_fold_equals_the_full_refold(
-        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..2, 0u8..3, -3 * MARGIN_MS..MARGIN_MS / 2, any::<bool>()), 1..30)
+        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..2, 0u8..3, -3 * MARGIN_MS..MARGIN_MS / 2, 0u8..4), 1..30)
     ) {
         let (_d, paths, store) = setup();
-        for (n, (kind, session, subject, text, skew, cut)) in evs.into_iter().enumerate() {
+        for (n, (kind, session, subject, text, skew, run)) in evs.into_iter().enumerate() {
             land(&store, "f", &event(n, kind, session, subject, text, skew));
-            if cut {
-                checkpointed(&paths, &store);
+            if run == 1 {
+                let _ = std::fs::remove_file(local_file(&paths, "f"));
+            }
+            if run > 0 {
+                checkpointed(&paths, &store, if run == 2 { 0 } else { MIN_UNSAVED });
             }
         }
-        let incremental = checkpointed(&paths, &store);
+        let (count, got) = checkpointed(&paths, &store, MIN_UNSAVED);
         let full = crate::lake::claims::load_events(&store, "f").unwrap();
-        prop_assert_eq!(incremental.len(), full.len());
-        prop_assert_eq!(folded(&incremental), folded(&full));
+        prop_assert_eq!(count, full.len());
+        prop_assert_eq!(got, folded(&full));
     }
 }
 
 #[test]
-fn maint_reads_only_the_events_after_its_checkpoint() {
+fn maint_reads_only_the_events_after_its_last_run() {
     let (_d, paths, store) = setup();
     for n in 0..40 {
         land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
     }
-    assert_eq!(checkpointed(&paths, &store).len(), 40);
+    assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 40);
+    assert!(
+        store.list(&keys::checkpoints("f")).unwrap().is_empty(),
+        "40 events are not worth a checkpoint"
+    );
     store.gets.set(0);
     for n in 40..43 {
         land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
     }
-    assert_eq!(checkpointed(&paths, &store).len(), 43);
-    // One checkpoint and the three new events: nothing folded before is read again.
-    assert_eq!(store.gets.get(), 4);
+    assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 43);
+    // Only the three new events: this host's copy holds the rest.
+    assert_eq!(store.gets.get(), 3);
     store.gets.set(0);
-    assert_eq!(checkpointed(&paths, &store).len(), 43);
+    assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 43);
+    assert_eq!(store.gets.get(), 0, "an idle maint reads nothing");
+}
+
+/// A host with no copy of its own starts from the newest checkpoint and the events
+/// after it; a copy made for another lake is not used.
+#[test]
+fn a_new_host_starts_from_the_newest_checkpoint() {
+    let (_d, paths, store) = setup();
+    for n in 0..40 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
+    }
+    checkpointed(&paths, &store, 0);
+    for n in 40..43 {
+        land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
+    }
+    let b = another_host(&paths);
+    store.gets.set(0);
+    let l = load(&b, &store, "f").unwrap();
+    assert!(matches!(l.base, Base::Checkpoint(_)));
+    assert_eq!((l.checkpoint.fold.events(), l.fresh), (43, 3));
     assert_eq!(
         store.gets.get(),
-        1,
-        "an idle maint reads its checkpoint only"
+        4,
+        "the checkpoint and the three new events"
     );
+    // A copy of this host's state moved to a home that uses another lake.
+    let elsewhere = LocalStore::open(&_d.path().join("elsewhere")).unwrap();
+    let l = load(&paths, &elsewhere, "f").unwrap();
+    assert_eq!((l.base, l.checkpoint.fold.events()), (Base::Nothing, 0));
 }
 
 #[test]
@@ -151,14 +195,49 @@ fn an_unreadable_checkpoint_falls_back_to_the_full_fold() {
     for n in 0..5 {
         land(&store, "f", &event(n, 0, n as u8, 0, 0, 0));
     }
-    checkpointed(&paths, &store);
+    checkpointed(&paths, &store, 0);
     let garbage = keys::checkpoint("f", &crate::lake::watermark::lake_ulid(1i64 << 47, b"x"));
     store.create(&garbage, b"{not json").unwrap();
     land(&store, "f", &event(5, 0, 9, 1, 1, 0));
-    let got = checkpointed(&paths, &store);
+    let got = checkpointed(&another_host(&paths), &store, 0);
     let full = crate::lake::claims::load_events(&store, "f").unwrap();
-    assert_eq!(got.len(), 6);
-    assert_eq!(folded(&got), folded(&full));
+    assert_eq!(got, (6, folded(&full)));
+}
+
+/// A checkpoint written by the previous build (every event, version 1) still loads.
+#[test]
+fn a_version_1_checkpoint_still_loads() {
+    let (_d, paths, store) = setup();
+    let events: Vec<Event> = (0..6)
+        .map(|n| event(n, n as u8 % 5, n as u8, 0, n as u8, 0))
+        .collect();
+    for e in &events {
+        land(&store, "f", e);
+    }
+    let listed = store.list(&keys::claim_events("f")).unwrap();
+    let mut mark = Mark::default();
+    mark.advance(
+        &keys::claim_events("f"),
+        store.now_ms().unwrap(),
+        listed.iter().map(|o| o.key.as_str()),
+    );
+    let v1 = json!({"version": 1, "events_mark": mark, "feed_mark": Mark::starting_at(store.now_ms().unwrap()), "events": events});
+    let key = keys::checkpoint(
+        "f",
+        &crate::lake::watermark::lake_ulid(store.now_ms().unwrap(), b"v1"),
+    );
+    store.create(&key, v1.to_string().as_bytes()).unwrap();
+    store.gets.set(0);
+    let l = load(&paths, &store, "f").unwrap();
+    assert_eq!(
+        (l.base, l.fresh, store.gets.get()),
+        (Base::Checkpoint(key), 0, 1)
+    );
+    let f = l.checkpoint.fold.folded();
+    assert_eq!(
+        serde_json::to_string(&(&f.claims, &f.events)).unwrap(),
+        folded(&events)
+    );
 }
 
 /// Only the newest few checkpoints stay, and a host whose checkpoint was pruned (or lost)
@@ -171,18 +250,23 @@ fn old_checkpoints_are_pruned_and_a_lost_one_falls_back_to_an_older() {
     }
     for n in 30..35 {
         land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
-        checkpointed(&paths, &store);
+        checkpointed(&paths, &store, 0);
     }
     let kept = store.list(&keys::checkpoints("f")).unwrap();
     assert_eq!(kept.len(), KEEP);
-    // The hint names the newest: delete it as a concurrent prune would.
+    // The hint names the newest: delete it as a concurrent prune would, and lose the copy.
     store.delete(&kept[KEEP - 1].key).unwrap();
+    std::fs::remove_file(local_file(&paths, "f")).unwrap();
     store.gets.set(0);
     let l = load(&paths, &store, "f").unwrap();
-    assert_eq!(l.checkpoint.events.len(), 35);
-    assert_eq!(l.base.as_deref(), Some(kept[KEEP - 2].key.as_str()));
+    assert_eq!(l.checkpoint.fold.events(), 35);
+    assert_eq!(l.base, Base::Checkpoint(kept[KEEP - 2].key.clone()));
     // The lost one, the older one, and the one event it did not hold.
     assert_eq!(store.gets.get(), 3);
     let full = crate::lake::claims::load_events(&store, "f").unwrap();
-    assert_eq!(folded(&l.checkpoint.events), folded(&full));
+    let f = l.checkpoint.fold.folded();
+    assert_eq!(
+        serde_json::to_string(&(&f.claims, &f.events)).unwrap(),
+        folded(&full)
+    );
 }

@@ -64,6 +64,17 @@ pub(crate) fn waiting_because(ty: ClaimType, independent: u32) -> String {
     }
 }
 
+/// A proposal's claim text, subject and type, if the gate takes it: all three present and
+/// valid, and evidence cited (no evidence, no claim — even if an old client spooled it).
+pub(crate) fn proposal(p: &Value) -> Option<(&str, &str, ClaimType)> {
+    let text = p["claim"].as_str()?;
+    let subject = p["subject"].as_str()?;
+    let ty = p["type"].as_str().and_then(ClaimType::parse)?;
+    let evidence = p["evidence"].as_array().map(Vec::as_slice);
+    crate::memory::evidence::check(evidence.unwrap_or_default()).ok()?;
+    Some((text, subject, ty))
+}
+
 /// Fold every claim event of a fleet (in id order) into claims and their timeline.
 pub fn fold(events: &[Event]) -> Folded {
     let mut g = Gate::default();
@@ -121,21 +132,9 @@ impl Gate {
     }
 
     fn propose(&mut self, e: &Event) {
-        let p = &e.payload;
-        let (Some(text), Some(subject), Some(ty)) = (
-            p["claim"].as_str(),
-            p["subject"].as_str(),
-            p["type"].as_str().and_then(ClaimType::parse),
-        ) else {
+        let Some((text, subject, ty)) = proposal(&e.payload) else {
             return;
         };
-        let evidence = p["evidence"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        if crate::memory::evidence::check(evidence).is_err() {
-            return; // no evidence, no claim — even if an old client spooled it
-        }
         let id = claim_id(subject, text);
         let order = &mut self.order;
         let b = self.claims.entry(id.clone()).or_insert_with(|| {

@@ -4,6 +4,7 @@
 
 pub(crate) mod contradiction;
 pub mod evidence;
+pub(crate) mod fold;
 pub mod gate;
 pub mod kinds;
 pub mod render;

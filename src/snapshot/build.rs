@@ -197,6 +197,18 @@ pub fn build_with(
 }
 
 /// Check the finished file and fsync it: only a sound file is published.
+/// Name the patched file as the snapshot `snapshot_id`, built now.
+pub(super) fn stamp(tx: &rusqlite::Transaction, snapshot_id: &str) -> Result<()> {
+    for (k, v) in [
+        ("snapshot_id", snapshot_id),
+        ("built_at", &crate::time::now_rfc3339()),
+    ] {
+        tx.execute("UPDATE meta SET value = ?2 WHERE key = ?1", params![k, v])
+            .map_err(sql)?;
+    }
+    Ok(())
+}
+
 pub(super) fn seal(conn: Connection, path: &Path) -> Result<()> {
     let ok: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))

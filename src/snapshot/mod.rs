@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 
 pub mod build;
 mod columns;
+pub(crate) mod delta;
 pub mod embed;
 mod matrix;
 pub(crate) mod patch;

@@ -85,13 +85,7 @@ pub(crate) fn patch(path: &Path, t: &Target) -> Result<bool> {
     let tx = conn.transaction().map_err(sql)?;
     claims(&tx, t, &changed, &model)?;
     timeline(&tx, t)?;
-    for (k, v) in [
-        ("snapshot_id", t.snapshot_id),
-        ("built_at", &crate::time::now_rfc3339()),
-    ] {
-        tx.execute("UPDATE meta SET value = ?2 WHERE key = ?1", params![k, v])
-            .map_err(sql)?;
-    }
+    build::stamp(&tx, t.snapshot_id)?;
     tx.commit().map_err(sql)?;
     build::seal(conn, path)?;
     Ok(true)

@@ -1,0 +1,128 @@
+//! The fold's claims in the full fold's order (by first proposal id), as small entries
+//! holding what every run reads (id, first proposal id, gate group, subject, hash,
+//! status) and the claim's detail as unparsed JSON. A run parses only the details of
+//! the claims it touches, so loading, saving and freeing 100k claims costs a few
+//! allocations each instead of dozens.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::claim::Claim;
+use crate::memory::kinds::ClaimStatus;
+
+/// (id, first proposal id, group, subject name, hash, status, detail).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Entry(
+    pub String,
+    pub String,
+    pub u64,
+    pub u64,
+    pub String,
+    pub ClaimStatus,
+    pub Box<RawValue>,
+);
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct List {
+    entries: Vec<Entry>,
+    /// Position by claim id; rebuilt after a load (`reindex`).
+    #[serde(skip)]
+    index: HashMap<String, usize>,
+}
+
+/// The name the timeline groups a subject by (ASCII case folded, as its reader does).
+pub(crate) fn subject_name(subject: &str) -> u64 {
+    let d = crate::digest::sha256_hex(subject.to_ascii_lowercase().as_bytes());
+    u64::from_str_radix(&d[..16], 16).unwrap_or(0)
+}
+
+impl List {
+    pub fn reindex(&mut self) {
+        self.index = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.0.clone(), i))
+            .collect();
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The newest first proposal id (the last claim in order).
+    pub fn last_first(&self) -> Option<String> {
+        self.entries.last().map(|e| e.1.clone())
+    }
+
+    /// Entry `i`'s claim, parsed; `None` if its detail does not parse.
+    pub fn parse(&self, i: usize) -> Option<Claim> {
+        let e = self.entries.get(i)?;
+        let mut c: Claim = serde_json::from_str(e.6.get()).ok()?;
+        c.group = e.2;
+        c.hash = e.4.clone();
+        c.status = Some(e.5);
+        Some(c)
+    }
+
+    /// The ids of the claims listed in each of `groups`, in one pass over the list.
+    pub fn members(&self, groups: &BTreeSet<u64>) -> HashMap<u64, Vec<String>> {
+        let mut out: HashMap<u64, Vec<String>> = HashMap::new();
+        for e in self.entries.iter().filter(|e| groups.contains(&e.2)) {
+            out.entry(e.2).or_default().push(e.0.clone());
+        }
+        out
+    }
+
+    /// The positions of the claims whose subject is named one of `names`.
+    pub fn with_subjects(&self, names: &HashSet<u64>) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| names.contains(&self.entries[i].3))
+            .collect()
+    }
+
+    /// Write `work` (parsed and changed claims) back, keeping the claims in order.
+    pub fn store(&mut self, work: HashMap<String, Claim>) {
+        let mut resort = false;
+        for (id, c) in work {
+            let Ok(detail) = serde_json::value::to_raw_value(&c) else {
+                continue; // cannot happen: a claim is strings and numbers
+            };
+            let entry = Entry(
+                id.clone(),
+                c.first_id().to_string(),
+                c.group,
+                subject_name(&c.subject),
+                c.hash.clone(),
+                c.status.unwrap_or(ClaimStatus::Proposed),
+                detail,
+            );
+            match self.index.get(&id) {
+                Some(&i) => {
+                    resort |= self.entries[i].1 != entry.1;
+                    self.entries[i] = entry;
+                }
+                None => {
+                    resort |= self.entries.last().is_some_and(|l| l.1 > entry.1);
+                    self.index.insert(id, self.entries.len());
+                    self.entries.push(entry);
+                }
+            }
+        }
+        if resort {
+            self.entries.sort_by(|a, b| a.1.cmp(&b.1));
+            self.reindex();
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The incremental fold equals the full fold (`memory::gate::fold`) of every event, however
+//! the events are cut into applies and in whatever order those arrive, through a save and
+//! load between applies; and a patch's delta is exactly what changed since the last build.
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::memory::gate::{Folded, fold};
+
+const TEXTS: [&str; 6] = [
+    "CI uses Node 20",
+    "CI uses Node 22",
+    "tests need network",
+    "tests do not need network",
+    "ci uses node 20.",
+    "release builds are signed",
+];
+const SUBJECTS: [&str; 3] = ["ci", "CI", "db"];
+const TYPES: [&str; 6] = [
+    "environment",
+    "outcome",
+    "convention",
+    "preference",
+    "hypothesis",
+    "bogus",
+];
+
+/// (kind, id, at, session, text, subject, type, extra): one generated event.
+type Gen = (u8, u16, u8, u8, u8, u8, u8, u8);
+
+/// The `n`-th generated event (ids are unique: one id is one record).
+fn event(n: usize, (kind, id, at, session, text, subject, ty, extra): Gen) -> Event {
+    let (text, subject) = (TEXTS[text as usize % 6], SUBJECTS[subject as usize % 3]);
+    let cid = crate::memory::gate::claim_id(subject, text);
+    let (kind, payload) = match kind % 4 {
+        0 | 1 => {
+            let evidence = if extra % 7 == 0 {
+                json!([])
+            } else {
+                json!([{"session_id": "s", "message_id": "m"}])
+            };
+            let payload = json!({"claim": text, "subject": subject,
+                "type": TYPES[ty as usize % 6], "evidence": evidence});
+            ("memory_propose", payload)
+        }
+        2 => ("memory_shown", json!({"claim_ids": [cid, "c-unknown"]})),
+        _ => {
+            let action = ["promote", "contest", "retire", "shrug"][extra as usize % 4];
+            let reason = (extra % 3 == 0).then_some("a person said so");
+            (
+                "memory_operator",
+                json!({"action": action, "claim_id": cid, "reason": reason}),
+            )
+        }
+    };
+    serde_json::from_value(json!({"id": format!("01J{id:05}{n:03}"),
+        "at": format!("2026-11-29T00:00:{:02}.000Z", at % 6), "kind": kind,
+        "agent": format!("a{}", session % 2), "session": format!("s{}", session % 3),
+        "payload": payload}))
+    .unwrap()
+}
+
+fn reference(events: &[Event]) -> Folded {
+    let mut sorted: Vec<Event> = events.to_vec();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    sorted.dedup_by(|a, b| a.id == b.id);
+    fold(&sorted)
+}
+
+fn reload(s: &State) -> State {
+    let mut back: State = serde_json::from_slice(&serde_json::to_vec(s).unwrap()).unwrap();
+    back.reindex();
+    back
+}
+
+fn gens() -> impl Strategy<Value = Vec<(Gen, u8)>> {
+    let one = (
+        0u8..4,
+        0u16..400,
+        0u8..6,
+        0u8..3,
+        0u8..6,
+        0u8..3,
+        0u8..6,
+        0u8..21,
+    );
+    prop::collection::vec((one, 0u8..4), 1..40)
+}
+
+proptest! {
+    #![proptest_config(crate::proptests::config(256))]
+
+    /// Cut into up to four applies (by the second number), applied in a shuffled order
+    /// with a save and load between them: the same claims and timeline as the full fold,
+    /// and the same digest as one apply of everything.
+    #[test]
+    fn any_cut_in_any_order_folds_like_the_full_fold(evs in gens(), order in 0usize..24) {
+        let events: Vec<(Event, u8)> = evs.into_iter().enumerate().map(|(n, (g, cut))| (event(n, g), cut)).collect();
+        let all: Vec<Event> = events.iter().map(|(e, _)| e.clone()).collect();
+        let mut cuts: Vec<u8> = vec![0, 1, 2, 3];
+        // One of the 24 orders of the four cuts.
+        let mut pick = order;
+        for i in (1..4).rev() {
+            cuts.swap(i, pick % (i + 1));
+            pick /= i + 1;
+        }
+        let mut state = State::default();
+        for cut in cuts {
+            let part = events.iter().filter(|(_, c)| *c == cut).map(|(e, _)| e.clone());
+            state.apply(part);
+            state = reload(&state);
+        }
+        let want = reference(&all);
+        let got = state.folded();
+        prop_assert_eq!(&got.claims, &want.claims);
+        prop_assert_eq!(&got.events, &want.events);
+        let mut once = State::default();
+        once.apply(all.clone());
+        prop_assert_eq!(state.digest("on"), once.digest("on"));
+        prop_assert_eq!(state.events(), once.events());
+        let count = |s| want.claims.iter().filter(|c| c.status == s).count();
+        prop_assert_eq!(state.counts(), (count(ClaimStatus::Promoted), count(ClaimStatus::Contested)));
+    }
+
+    /// After a build, a second batch of events: the delta names every row that differs
+    /// (by index) and every subject whose timeline rows differ, each with its new rows
+    /// (it may name a claim whose timeline alone changed: rewriting it is harmless).
+    #[test]
+    fn a_delta_is_exactly_what_changed_since_the_build(evs in gens(), split in 0usize..40) {
+        let events: Vec<Event> = evs.into_iter().enumerate().map(|(n, (g, _))| event(n, g)).collect();
+        let split = split.min(events.len());
+        let mut state = State::default();
+        state.apply(events[..split].to_vec());
+        let before = state.folded();
+        state.built("snap-1");
+        state.apply(events[split..].to_vec());
+        let after = state.folded();
+        let Some(delta) = state.delta() else {
+            // Only a late event (older than one already built) can move a claim.
+            let built = events[..split].iter().map(|e| &e.id).max();
+            prop_assert!(events[split..].iter().any(|e| Some(&e.id) < built));
+            return Ok(());
+        };
+        prop_assert_eq!(delta.base_claims, before.claims.len());
+        prop_assert_eq!(delta.total, after.claims.len());
+        let differ: Vec<usize> = (0..after.claims.len())
+            .filter(|&i| before.claims.get(i) != Some(&after.claims[i]))
+            .collect();
+        let named: Vec<usize> = delta.claims.iter().map(|(i, _)| *i).collect();
+        prop_assert!(differ.iter().all(|i| named.contains(i)), "{:?} not all in {:?}", differ, named);
+        for (i, row) in &delta.claims {
+            prop_assert_eq!(row, &after.claims[*i]);
+        }
+        let rows = |f: &Folded, s: &str| -> Vec<EventRow> {
+            f.events.iter().filter(|e| e.subject.to_ascii_lowercase() == s).cloned().collect()
+        };
+        for s in ["ci", "db"] {
+            let changed = rows(&before, s) != rows(&after, s);
+            let listed = delta.subjects.iter().find(|(k, _)| k == s);
+            prop_assert!(!changed || listed.is_some(), "subject {} changed but not listed", s);
+            if let Some((_, new)) = listed {
+                prop_assert_eq!(new, &rows(&after, s));
+            }
+        }
+    }
+}
+
+use crate::memory::kinds::ClaimStatus;
+use crate::snapshot::build::EventRow;

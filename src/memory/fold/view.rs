@@ -1,0 +1,140 @@
+//! What the incremental fold hands the snapshot build: the whole folded state (a full
+//! build), or only what changed since the snapshot it last built (a patch), and the
+//! digest that names the state.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::State;
+use super::claim::SortKey;
+use super::list::subject_name;
+use crate::memory::gate::Folded;
+use crate::memory::kinds::ClaimStatus;
+use crate::snapshot::build::{ClaimRow, EventRow};
+
+/// What changed since the snapshot this state last built.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Pending {
+    /// That snapshot's id and claim count: what a patch starts from.
+    pub base: Option<(String, usize)>,
+    /// Claims whose row or timeline changed.
+    pub claims: BTreeSet<String>,
+    /// Timeline subjects whose rows changed, ASCII-lowercased as the reader groups them.
+    pub subjects: BTreeSet<String>,
+    /// A claim's place in the order moved: only a full build matches.
+    pub reordered: bool,
+}
+
+impl Pending {
+    pub fn changed(&mut self, id: &str, subject: &str) {
+        self.claims.insert(id.to_string());
+        self.subject(subject);
+    }
+
+    pub fn subject(&mut self, subject: &str) {
+        self.subjects.insert(subject.to_ascii_lowercase());
+    }
+}
+
+/// A patch's worth of the state: the rows that differ from the base snapshot (by 0-based
+/// row index; those past `base_claims` are new) and the full new timeline of each changed
+/// subject, in build order.
+#[derive(Debug)]
+pub(crate) struct Delta {
+    pub base_snapshot_id: String,
+    pub base_claims: usize,
+    pub total: usize,
+    pub claims: Vec<(usize, ClaimRow)>,
+    pub subjects: Vec<(String, Vec<EventRow>)>,
+}
+
+impl State {
+    /// The state's name: a digest over the memory mode and every claim's rendering, in
+    /// claim order (each claim's hash covers its row and its timeline's sort keys).
+    pub(crate) fn digest(&self, mode: &str) -> String {
+        let mut h = Sha256::new();
+        h.update(mode.as_bytes());
+        h.update([0]);
+        for e in self.claims.entries() {
+            h.update(e.4.as_bytes());
+        }
+        crate::digest::hex(&h.finalize())
+    }
+
+    /// Claims promoted and contested, after a person's word.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        let of = |s: ClaimStatus| self.claims.entries().iter().filter(|e| e.5 == s).count();
+        (of(ClaimStatus::Promoted), of(ClaimStatus::Contested))
+    }
+
+    /// Every claim and the whole timeline, as the full fold gives them.
+    pub(crate) fn folded(&self) -> Folded {
+        let mut out = Folded::default();
+        let mut events: Vec<(SortKey, EventRow)> = Vec::new();
+        for (i, e) in self.claims.entries().iter().enumerate() {
+            if let Some(c) = self.claims.parse(i) {
+                let (row, timeline) = self.render(&e.0, &c);
+                out.claims.push(row);
+                events.extend(timeline);
+            }
+        }
+        events.sort_by(|a, b| a.0.cmp(&b.0));
+        out.events = events.into_iter().map(|(_, e)| e).collect();
+        out
+    }
+
+    /// What changed since the last build, if a patch of it can express the change: the
+    /// state built before, and no claim moved in the order.
+    pub(crate) fn delta(&self) -> Option<Delta> {
+        let p = &self.pending;
+        let (base, base_claims) = p.base.clone().filter(|_| !p.reordered)?;
+        let mut claims = Vec::new();
+        for (i, e) in self.claims.entries().iter().enumerate() {
+            if p.claims.contains(&e.0) {
+                let c = self.claims.parse(i)?;
+                claims.push((i, self.render(&e.0, &c).0));
+            }
+        }
+        let mut subjects: Vec<(String, Vec<(SortKey, EventRow)>)> =
+            p.subjects.iter().map(|s| (s.clone(), Vec::new())).collect();
+        let names: HashSet<u64> = p.subjects.iter().map(|s| subject_name(s)).collect();
+        for i in self.claims.with_subjects(&names) {
+            let c = self.claims.parse(i)?;
+            let key = c.subject.to_ascii_lowercase();
+            if let Ok(at) = subjects.binary_search_by(|(s, _)| s.cmp(&key)) {
+                let id = &self.claims.entries()[i].0;
+                subjects[at].1.extend(self.render(id, &c).1);
+            }
+        }
+        let subjects = subjects
+            .into_iter()
+            .map(|(s, mut rows)| {
+                rows.sort_by(|a, b| a.0.cmp(&b.0));
+                (s, rows.into_iter().map(|(_, e)| e).collect())
+            })
+            .collect();
+        Some(Delta {
+            base_snapshot_id: base,
+            base_claims,
+            total: self.claims.len(),
+            claims,
+            subjects,
+        })
+    }
+
+    /// Forget which snapshot this state last built (it came from another host): the next
+    /// build is a full one.
+    pub(crate) fn forget_builds(&mut self) {
+        self.pending = Pending::default();
+    }
+
+    /// The snapshot `snapshot_id` now holds this state: later changes patch it.
+    pub(crate) fn built(&mut self, snapshot_id: &str) {
+        self.pending = Pending {
+            base: Some((snapshot_id.to_string(), self.claims.len())),
+            ..Pending::default()
+        };
+    }
+}
