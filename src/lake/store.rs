@@ -136,8 +136,13 @@ impl LocalStore {
             self.path(dir_part)?
         };
         let mut out = Vec::new();
-        let mut stack = vec![(start, dir_part.to_string())];
-        while let Some((dir, key_dir)) = stack.pop() {
+        let Some(first) = within(dir_part, after) else {
+            return Ok(out); // every key under `dir_part` is at or before `after`
+        };
+        let mut stack = vec![(start, dir_part.to_string(), first)];
+        // `after`: `after` as seen from inside `dir` (compared with bare names, so a
+        // skipped entry costs no key string); `None`: every key there sorts after it.
+        while let Some((dir, key_dir, after)) = stack.pop() {
             let rd = match fs::read_dir(&dir) {
                 Ok(rd) => rd,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -150,25 +155,28 @@ impl LocalStore {
                 if name.starts_with('.') {
                     continue; // staged temp files
                 }
-                let key = if key_dir.is_empty() {
-                    name
-                } else {
-                    format!("{key_dir}/{name}")
-                };
                 let (as_object, as_folder) = match after {
-                    Some(a) => (key.as_str() > a, folder_may_pass(&key, a)),
+                    Some(a) => (name.as_str() > a, folder_may_pass(&name, a)),
                     None => (true, true),
                 };
                 if !as_object && !as_folder {
                     continue;
                 }
+                let key = if key_dir.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{key_dir}/{name}")
+                };
                 // The entry's type comes with the directory listing (no stat on Linux
                 // filesystems that fill `d_type`); only a returned object is statted.
                 let Ok(kind) = e.file_type() else { continue };
                 if kind.is_dir() {
                     let dkey = format!("{key}/");
-                    if as_folder && (dkey.starts_with(prefix) || prefix.starts_with(&dkey)) {
-                        stack.push((e.path(), key));
+                    let inner = within(&name, after);
+                    if let Some(inner) = inner.filter(|_| as_folder)
+                        && (dkey.starts_with(prefix) || prefix.starts_with(&dkey))
+                    {
+                        stack.push((e.path(), key, inner));
                     }
                 } else if as_object && key.starts_with(prefix) {
                     let Ok(m) = stat(&e) else { continue };
@@ -182,6 +190,22 @@ impl LocalStore {
         }
         out.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(out)
+    }
+}
+
+/// `after` as seen from inside folder `dir` (a key, or a name relative to where `after`
+/// already is): `Some(Some(rest))` names there compare with `rest`, `Some(None)` every
+/// key there sorts after `after`, `None` none does.
+fn within<'a>(dir: &str, after: Option<&'a str>) -> Option<Option<&'a str>> {
+    let Some(a) = after else {
+        return Some(None);
+    };
+    if dir.is_empty() {
+        return Some(Some(a));
+    }
+    match a.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) {
+        Some(rest) => Some(Some(rest)),
+        None => folder_may_pass(dir, a).then_some(None),
     }
 }
 
