@@ -7,6 +7,8 @@
 mod azure;
 #[path = "cli/boundary.rs"]
 mod boundary;
+#[path = "cli/clones.rs"]
+mod clones;
 #[path = "cli/common.rs"]
 mod common;
 #[path = "cli/corpora.rs"]

@@ -138,6 +138,10 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> 
         }
     };
     let drained = lake::drain::drain(&ctx.paths, store, ctx.config.lock_wait(), &mut progress)?;
+    drained
+        .warnings
+        .iter()
+        .for_each(|w| crate::output::stderr(w));
     let mut fleets = lake::fleets(store)?;
     if !fleets.contains(&ctx.scope.fleet) {
         fleets.push(ctx.scope.fleet.clone());

@@ -51,6 +51,9 @@ pub struct DrainReport {
     pub secrets_rescrubbed: usize,
     /// Spool files left for the next sync because another process held their lock.
     pub busy: Vec<String>,
+    /// `warning: …` messages for stderr (a host id shared with another home).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
@@ -87,6 +90,7 @@ pub fn drain(
         done_bytes += drain_file(paths, &f, &file, is_hook, &mut applier, &mut report)?;
         progress(done_bytes as usize, total as usize);
     }
+    report.warnings = applier.warnings;
     Ok(report)
 }
 
@@ -241,7 +245,8 @@ struct Applier<'a> {
     /// This host's roster of each fleet, read on the fleet's first presence record.
     rosters: HashMap<String, roster::Own>,
     paths: Paths,
-    host: String,
+    /// One-time messages for the person (see `roster::Own::take_warning`).
+    warnings: Vec<String>,
     /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
     file: String,
     segments: BTreeMap<(String, String, String), Vec<Record>>,
@@ -261,7 +266,7 @@ impl<'a> Applier<'a> {
             store,
             lake_offset_ms,
             rosters: HashMap::new(),
-            host: roster::host_id(paths)?,
+            warnings: Vec::new(),
             paths: paths.clone(),
             file: String::new(),
             segments: BTreeMap::new(),
@@ -334,7 +339,8 @@ impl<'a> Applier<'a> {
 
     fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
         if !self.rosters.contains_key(&rec.fleet) {
-            let own = roster::Own::load(self.store, &self.paths, &rec.fleet, &self.host)?;
+            let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
+            self.warnings.extend(own.take_warning());
             self.rosters.insert(rec.fleet.clone(), own);
         }
         let now = self.lake_now();

@@ -124,6 +124,114 @@ impl LocalStore {
     }
 }
 
+impl LocalStore {
+    /// `list`, or with `after` `list_after`. An entry whose name alone places it (and,
+    /// for a folder, everything under it) at or before the watermark is dropped before
+    /// any stat: listing after the last of 100k keys stats none of them.
+    fn walk(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
+        let dir_part = prefix.rfind('/').map_or("", |i| &prefix[..i]);
+        let start = if dir_part.is_empty() {
+            self.root.clone()
+        } else {
+            self.path(dir_part)?
+        };
+        let mut out = Vec::new();
+        let Some(first) = within(dir_part, after) else {
+            return Ok(out); // every key under `dir_part` is at or before `after`
+        };
+        let mut stack = vec![(start, dir_part.to_string(), first)];
+        // `after`: `after` as seen from inside `dir` (compared with bare names, so a
+        // skipped entry costs no key string); `None`: every key there sorts after it.
+        while let Some((dir, key_dir, after)) = stack.pop() {
+            let rd = match fs::read_dir(&dir) {
+                Ok(rd) => rd,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io("cannot list", &dir, e)),
+            };
+            for e in rd.flatten() {
+                let Ok(name) = e.file_name().into_string() else {
+                    continue;
+                };
+                if name.starts_with('.') {
+                    continue; // staged temp files
+                }
+                let (as_object, as_folder) = match after {
+                    Some(a) => (name.as_str() > a, folder_may_pass(&name, a)),
+                    None => (true, true),
+                };
+                if !as_object && !as_folder {
+                    continue;
+                }
+                let key = if key_dir.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{key_dir}/{name}")
+                };
+                // The entry's type comes with the directory listing (no stat on Linux
+                // filesystems that fill `d_type`); only a returned object is statted.
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
+                    let dkey = format!("{key}/");
+                    let inner = within(&name, after);
+                    if let Some(inner) = inner.filter(|_| as_folder)
+                        && (dkey.starts_with(prefix) || prefix.starts_with(&dkey))
+                    {
+                        stack.push((e.path(), key, inner));
+                    }
+                } else if as_object && key.starts_with(prefix) {
+                    let Ok(m) = stat(&e) else { continue };
+                    out.push(Object {
+                        key,
+                        size: m.len(),
+                        mtime_ms: mtime_ms(&m),
+                    });
+                }
+            }
+        }
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(out)
+    }
+}
+
+/// `after` as seen from inside folder `dir` (a key, or a name relative to where `after`
+/// already is): `Some(Some(rest))` names there compare with `rest`, `Some(None)` every
+/// key there sorts after `after`, `None` none does.
+fn within<'a>(dir: &str, after: Option<&'a str>) -> Option<Option<&'a str>> {
+    let Some(a) = after else {
+        return Some(None);
+    };
+    if dir.is_empty() {
+        return Some(Some(a));
+    }
+    match a.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) {
+        Some(rest) => Some(Some(rest)),
+        None => folder_may_pass(dir, a).then_some(None),
+    }
+}
+
+/// Whether some key under folder `key/` can sort after `after`: some may when `after`
+/// lies inside the folder, every one does when `key/` sorts after `after`, and none
+/// can otherwise (they all diverge from `after` where `key/` does, on the lower side).
+fn folder_may_pass(key: &str, after: &str) -> bool {
+    match after.strip_prefix(key) {
+        // `/` next: inside; below `/` (or nothing): `key/` sorts after `after`.
+        Some(rest) => rest.bytes().next().is_none_or(|b| b <= b'/'),
+        None => key > after,
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Stat calls made by `walk` on this thread (the tests count them).
+    static STATS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn stat(e: &fs::DirEntry) -> std::io::Result<fs::Metadata> {
+    #[cfg(test)]
+    STATS.with(|n| n.set(n.get() + 1));
+    e.metadata()
+}
+
 fn mtime_ms(m: &fs::Metadata) -> i64 {
     m.modified()
         .ok()
@@ -179,49 +287,11 @@ impl Store for LocalStore {
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {
-        let dir_part = prefix.rfind('/').map_or("", |i| &prefix[..i]);
-        let start = if dir_part.is_empty() {
-            self.root.clone()
-        } else {
-            self.path(dir_part)?
-        };
-        let mut out = Vec::new();
-        let mut stack = vec![(start, dir_part.to_string())];
-        while let Some((dir, key_dir)) = stack.pop() {
-            let rd = match fs::read_dir(&dir) {
-                Ok(rd) => rd,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(Error::io("cannot list", &dir, e)),
-            };
-            for e in rd.flatten() {
-                let Ok(name) = e.file_name().into_string() else {
-                    continue;
-                };
-                if name.starts_with('.') {
-                    continue; // staged temp files
-                }
-                let key = if key_dir.is_empty() {
-                    name
-                } else {
-                    format!("{key_dir}/{name}")
-                };
-                let Ok(m) = e.metadata() else { continue };
-                if m.is_dir() {
-                    let dkey = format!("{key}/");
-                    if dkey.starts_with(prefix) || prefix.starts_with(&dkey) {
-                        stack.push((e.path(), key));
-                    }
-                } else if key.starts_with(prefix) {
-                    out.push(Object {
-                        key,
-                        size: m.len(),
-                        mtime_ms: mtime_ms(&m),
-                    });
-                }
-            }
-        }
-        out.sort_by(|a, b| a.key.cmp(&b.key));
-        Ok(out)
+        self.walk(prefix, None)
+    }
+
+    fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
+        self.walk(prefix, Some(after))
     }
 
     fn delete(&self, key: &str) -> Result<()> {
@@ -293,54 +363,5 @@ pub fn probe(store: &dyn Store) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn create_is_exclusive_and_list_is_sorted() {
-        let d = tempfile::tempdir().unwrap();
-        let s = LocalStore::open(d.path()).unwrap();
-        assert!(matches!(
-            s.create("a/b/1.json", b"x").unwrap(),
-            Created::Yes(_)
-        ));
-        assert_eq!(s.create("a/b/1.json", b"y").unwrap(), Created::Exists);
-        assert_eq!(s.get("a/b/1.json").unwrap().unwrap().0, b"x");
-        s.put("a/b/0.json", b"z").unwrap();
-        s.put("a/c/9.json", b"z").unwrap();
-        s.put("ab/x.json", b"z").unwrap();
-        let keys: Vec<_> = s.list("a/").unwrap().into_iter().map(|o| o.key).collect();
-        assert_eq!(keys, ["a/b/0.json", "a/b/1.json", "a/c/9.json"]);
-        let keys: Vec<_> = s.list("a/b/").unwrap().into_iter().map(|o| o.key).collect();
-        assert_eq!(keys, ["a/b/0.json", "a/b/1.json"]);
-        let after: Vec<_> = s.list_after("a/", "a/b/0.json").unwrap();
-        let after: Vec<_> = after.into_iter().map(|o| o.key).collect();
-        assert_eq!(after, ["a/b/1.json", "a/c/9.json"]);
-        assert!(s.list("nope/").unwrap().is_empty());
-        assert!(s.get("../etc/passwd").is_err());
-        probe(&s).unwrap();
-    }
-
-    #[test]
-    fn racing_creates_have_one_winner() {
-        let d = tempfile::tempdir().unwrap();
-        let root = d.path().to_path_buf();
-        let winners: usize = (0..16)
-            .map(|i| {
-                let root = root.clone();
-                std::thread::spawn(move || {
-                    let s = LocalStore::open(&root).unwrap();
-                    matches!(
-                        s.create("m/00000000000000000001.json", format!("{i}").as_bytes())
-                            .unwrap(),
-                        Created::Yes(_)
-                    )
-                })
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|h| h.join().unwrap() as usize)
-            .sum();
-        assert_eq!(winners, 1);
-    }
-}
+#[path = "store_tests.rs"]
+mod tests;

@@ -4,8 +4,11 @@
 //! so a plain overwrite is safe. Each session's `last_seen_ms` is the lake time its last
 //! record was applied (one object's mtime can no longer be every session's heartbeat).
 //! Idempotence across a crash lives in `windows`: the ids of the last flushed block of
-//! each spool file still on disk, so a redo of that block is a no-op (see `own`).
+//! each spool file still on disk, so a redo of that block is a no-op (see `own`). Each
+//! write carries a fresh `write` id the home keeps (see `kept`): a roster holding an id
+//! the home never wrote was written by another home with the same host id.
 
+mod kept;
 mod own;
 
 pub(crate) use own::Own;
@@ -41,6 +44,9 @@ pub(crate) struct RosterObj {
     pub sessions: Vec<PresenceObj>,
     #[serde(default)]
     pub windows: Vec<Window>,
+    /// A fresh id per write (empty from older builds).
+    #[serde(default)]
+    pub write: String,
 }
 
 /// The wire form as read: sessions stay raw so one bad entry drops only itself.
@@ -51,6 +57,8 @@ struct RawRoster {
     sessions: Vec<Value>,
     #[serde(default)]
     windows: Vec<Value>,
+    #[serde(default)]
+    write: String,
 }
 
 /// A roster's sessions as a reader may use them: each entry must decode, belong to
@@ -62,6 +70,14 @@ pub(crate) fn read_sessions(bytes: &[u8], fleet: &str) -> Option<Vec<PresenceObj
 
 /// [`read_sessions`] plus the windows (only the writing host needs those).
 pub(crate) fn read(bytes: &[u8], fleet: &str) -> Option<(Vec<PresenceObj>, Vec<Window>)> {
+    read_written(bytes, fleet).map(|(s, w, _)| (s, w))
+}
+
+/// [`read`] plus the roster's write id.
+pub(crate) fn read_written(
+    bytes: &[u8],
+    fleet: &str,
+) -> Option<(Vec<PresenceObj>, Vec<Window>, String)> {
     let raw: RawRoster = serde_json::from_slice(bytes).ok()?;
     if raw.fleet != fleet {
         return None;
@@ -81,7 +97,7 @@ pub(crate) fn read(bytes: &[u8], fleet: &str) -> Option<(Vec<PresenceObj>, Vec<W
         .into_iter()
         .filter_map(|v| serde_json::from_value(v).ok())
         .collect();
-    Some((sessions, windows))
+    Some((sessions, windows, raw.write))
 }
 
 fn valid_ids(p: &PresenceObj) -> bool {
@@ -113,8 +129,13 @@ pub(crate) fn host_id(paths: &Paths) -> Result<String> {
             return Ok(id.to_string());
         }
     }
+    mint_host_id(paths)
+}
+
+/// A new random host id, replacing `state/host-id` atomically.
+pub(crate) fn mint_host_id(paths: &Paths) -> Result<String> {
     let id = crate::ulid::new().to_lowercase();
-    crate::fsutil::write_atomic(&file, id.as_bytes(), 0o600)?;
+    crate::fsutil::write_atomic(&paths.state().join("host-id"), id.as_bytes(), 0o600)?;
     Ok(id)
 }
 
@@ -181,3 +202,7 @@ mod tests {
 #[cfg(test)]
 #[path = "own_tests.rs"]
 mod own_tests;
+
+#[cfg(test)]
+#[path = "kept_tests.rs"]
+mod kept_tests;

@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::kept::{self, Kept};
 use super::{RosterObj, Window};
 use crate::error::Result;
 use crate::lake::keys;
@@ -37,24 +38,48 @@ pub(crate) struct Own {
     /// Legacy presences taken over since the last flush: deleted once the roster that
     /// holds their sessions is written, or a pruned session would come back from them.
     taken_over: Vec<String>,
+    /// This home's copy of the roster (see `kept`), written before each PUT.
+    kept_file: PathBuf,
+    /// This home's recent write ids (see `kept::Kept::recent`).
+    recent: Vec<String>,
+    warning: Option<String>,
     dirty: bool,
 }
 
 impl Own {
-    /// This host's roster of `fleet` as the lake holds it (empty when there is none yet).
-    pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str, host: &str) -> Result<Own> {
-        let key = keys::roster(fleet, host);
-        let (sessions, windows) = match store.get(&key)? {
-            Some((b, _)) => super::read(&b, fleet).unwrap_or_default(),
-            None => Default::default(),
+    /// This host's roster of `fleet` as the lake holds it (empty when there is none yet),
+    /// or this home's kept copy when the lake's is damaged or was written by another home
+    /// sharing this host id: then this home takes a new host id (see [`Start`]).
+    pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str) -> Result<Own> {
+        let mut host = super::host_id(paths)?;
+        let kept_file = kept::path(paths, fleet);
+        let kept = kept::read(&kept_file, fleet);
+        let mut key = keys::roster(fleet, &host);
+        let lake = match store.get(&key)? {
+            None => Lake::Missing,
+            Some((b, _)) => super::read_written(&b, fleet).map_or(Lake::Damaged, Lake::Written),
         };
+        let start = Start::choose(lake, kept, &host).map_err(|()| damaged(store, &key))?;
+        let mut warning = None;
+        if let Start::Clone(_) = start {
+            let old = std::mem::replace(&mut host, super::mint_host_id(paths)?);
+            key = keys::roster(fleet, &host);
+            warning = Some(cloned(paths, &old, &host));
+        }
+        if let Start::Damaged(_) = start {
+            warning = Some(format!(
+                "warning: this host's roster `{key}` in the lake is damaged; rebuilt it from this home's copy `{}`\n",
+                kept_file.display()
+            ));
+        }
+        let (dirty, recent, (sessions, windows)) = start.state();
         let done = windows
             .iter()
             .flat_map(|w| w.applied.iter().chain(&w.redone).cloned())
             .collect();
         Ok(Own {
             key,
-            host: host.to_string(),
+            host,
             fleet: fleet.to_string(),
             entries: sessions
                 .into_iter()
@@ -69,8 +94,16 @@ impl Own {
                 .join("roster")
                 .join(format!("{fleet}.legacy.json")),
             taken_over: Vec::new(),
-            dirty: false,
+            kept_file,
+            recent,
+            warning,
+            dirty,
         })
+    }
+
+    /// The one-time message a load had for the person (a clone, a damaged roster).
+    pub(crate) fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
     }
 
     /// Apply `rec` (read from spool file `file`) at lake time `now`; false when it had
@@ -166,9 +199,21 @@ impl Own {
             fleet: self.fleet.clone(),
             sessions: self.entries.values().cloned().collect(),
             windows: windows.values().cloned().collect(),
+            write: crate::ulid::new(),
         };
         self.windows = windows;
-        store.put(&self.key, &serde_json::to_vec(&obj).unwrap_or_default())?;
+        // Kept first: whether or not the PUT lands (or lands late), its id is ours.
+        Kept::remember(&mut self.recent, &obj.write);
+        let bytes = serde_json::to_vec(&obj).unwrap_or_default();
+        let recent = self.recent.clone();
+        kept::write(
+            &self.kept_file,
+            &Kept {
+                recent,
+                roster: obj,
+            },
+        )?;
+        store.put(&self.key, &bytes)?;
         // Only this host ever wrote them. A replay of this flush's block is still caught by
         // the window just written, which holds the ids the legacy objects carried over.
         for key in std::mem::take(&mut self.taken_over) {
@@ -177,4 +222,82 @@ impl Own {
         self.dirty = false;
         Ok(())
     }
+}
+
+/// The lake's copy of this host's roster at load.
+enum Lake {
+    Missing,
+    /// Present but not a roster of this fleet.
+    Damaged,
+    /// Sessions, windows, write id.
+    Written((Vec<PresenceObj>, Vec<Window>, String)),
+}
+
+type Loaded = (Vec<PresenceObj>, Vec<Window>);
+
+/// Where a load starts from, each with the write ids that count as ours.
+enum Start {
+    /// The lake's copy, ours.
+    Lake(Vec<String>, Loaded),
+    /// Nothing in the lake: a new host, or none of its PUTs landed.
+    Fresh(Vec<String>),
+    /// The kept copy, written under an earlier host id of this home (replaced after a
+    /// clone, or after `state/host-id` was lost): its sessions move to the new id.
+    Moved(Kept),
+    /// The kept copy: the lake's does not parse.
+    Damaged(Kept),
+    /// The kept copy: the lake's holds a write this home never made.
+    Clone(Kept),
+}
+
+impl Start {
+    /// `Err`: the lake's copy is damaged and this home keeps none, so the replay windows
+    /// are lost; draining could then apply a spool block twice.
+    fn choose(lake: Lake, kept: Option<Kept>, host: &str) -> std::result::Result<Start, ()> {
+        Ok(match (lake, kept) {
+            // No copy kept (first load by this build): the lake's is taken as ours.
+            (Lake::Written((s, w, id)), None) => Start::Lake(vec![id], (s, w)),
+            (Lake::Written((s, w, id)), Some(k)) if k.wrote(&id) => Start::Lake(k.recent, (s, w)),
+            (Lake::Written(_), Some(k)) => Start::Clone(k),
+            (Lake::Missing, Some(k)) if k.roster.host != host => Start::Moved(k),
+            // Under the same id none of our PUTs landed: replays apply afresh, as they
+            // must (the kept copy may hold a block the lake never got).
+            (Lake::Missing, k) => Start::Fresh(k.map(|k| k.recent).unwrap_or_default()),
+            (Lake::Damaged, Some(k)) => Start::Damaged(k),
+            (Lake::Damaged, None) => return Err(()),
+        })
+    }
+
+    /// (dirty, recent write ids, sessions and windows). A start from the kept copy is
+    /// dirty: the lake must get it back (under the new host id after a clone).
+    fn state(self) -> (bool, Vec<String>, Loaded) {
+        match self {
+            Start::Lake(recent, loaded) => (false, recent, loaded),
+            Start::Fresh(recent) => (false, recent, Loaded::default()),
+            Start::Moved(k) | Start::Damaged(k) | Start::Clone(k) => {
+                (true, k.recent, (k.roster.sessions, k.roster.windows))
+            }
+        }
+    }
+}
+
+fn damaged(store: &dyn Store, key: &str) -> crate::error::Error {
+    crate::error::Error::storage(
+        "roster_damaged",
+        format!(
+            "this host's roster `{key}` in the lake `{}` is damaged and this home keeps no copy of it: its replay windows are lost, so draining could apply a spool record twice",
+            store.url()
+        ),
+    )
+    .hint(format!(
+        "if no `ctxlake sync` on this host was interrupted since its last good one, delete `{key}` from the lake and sync again (the roster starts afresh)"
+    ))
+}
+
+/// The warning for a host id found shared with another home.
+fn cloned(paths: &Paths, old: &str, new: &str) -> String {
+    format!(
+        "warning: another home uses this host's id `{old}` (its roster holds a write this home never made: a cloned machine image?); this home is now host `{new}` and its sessions moved to that roster\nhint: nothing to do; before cloning an image next time, delete `{}` from it\n",
+        paths.state().join("host-id").display()
+    )
 }

@@ -9,7 +9,7 @@ use crate::lake::presence::PresenceObj;
 use crate::lake::store::{LocalStore, Store};
 use crate::spool::Record;
 
-fn rec(id: &str, session: &str, kind: &str, payload: Value) -> Record {
+pub(super) fn rec(id: &str, session: &str, kind: &str, payload: Value) -> Record {
     Record {
         id: id.into(),
         ts: "2026-11-29T00:00:00.000Z".into(),
@@ -42,6 +42,8 @@ fn lake() -> Lake {
         std::fs::write(spool.join(format!("mcp/{f}.ndjson")), b"").unwrap();
     }
     let paths = crate::paths::Paths::with_overrides(dir.path().join("home"), None, None);
+    std::fs::create_dir_all(paths.state()).unwrap();
+    std::fs::write(paths.state().join("host-id"), "h").unwrap();
     Lake {
         _dir: dir,
         store,
@@ -61,21 +63,21 @@ fn stored(l: &Lake) -> RosterObj {
 #[test]
 fn a_replayed_block_is_skipped_after_another_file_flushed() {
     let l = lake();
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     assert!(
         own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 1_000)
             .unwrap()
     );
     own.flush(&l.store, &l.spool, 1_000).unwrap();
 
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     assert!(
         own.apply(&l.store, &claim("r2", "s2"), "mcp/b.ndjson", 2_000)
             .unwrap()
     );
     own.flush(&l.store, &l.spool, 2_000).unwrap();
 
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     let again = own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 3_000);
     assert!(!again.unwrap(), "a replayed record is skipped");
     std::fs::remove_file(l.spool.join("mcp/a.ndjson")).unwrap();
@@ -111,7 +113,7 @@ fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
     let key = keys::presence("f", "a", "s1");
     l.store.put(&key, &serde_json::to_vec(&p).unwrap()).unwrap();
 
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     let replay = own.apply(&l.store, &old, "mcp/a.ndjson", 2_000).unwrap();
     assert!(!replay, "the legacy presence's applied ids carry over");
     let prompt = rec("n1", "s1", "hook_prompt", json!({"prompt": "next step"}));
@@ -138,7 +140,7 @@ fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
     p.apply(&late, 1_000);
     let key = keys::presence("f", "a", "s9");
     l.store.put(&key, &serde_json::to_vec(&p).unwrap()).unwrap();
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     let prompt = rec("n2", "s9", "hook_prompt", json!({"prompt": "p"}));
     own.apply(&l.store, &prompt, "mcp/a.ndjson", 3_000).unwrap();
     own.flush(&l.store, &l.spool, 3_000).unwrap();
@@ -154,7 +156,7 @@ fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
 #[test]
 fn an_ended_session_is_pruned_after_a_while() {
     let l = lake();
-    let mut own = Own::load(&l.store, &l.paths, "f", "h").unwrap();
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
     own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 1_000)
         .unwrap();
     let end = rec("r2", "s1", "hook_session_end", json!({}));

@@ -1,0 +1,149 @@
+//! The local store: exclusive creates, sorted listings, and a watermark listing that
+//! answers like a filtered full listing while statting only what it returns.
+
+use super::*;
+
+#[test]
+fn create_is_exclusive_and_list_is_sorted() {
+    let d = tempfile::tempdir().unwrap();
+    let s = LocalStore::open(d.path()).unwrap();
+    assert!(matches!(
+        s.create("a/b/1.json", b"x").unwrap(),
+        Created::Yes(_)
+    ));
+    assert_eq!(s.create("a/b/1.json", b"y").unwrap(), Created::Exists);
+    assert_eq!(s.get("a/b/1.json").unwrap().unwrap().0, b"x");
+    s.put("a/b/0.json", b"z").unwrap();
+    s.put("a/c/9.json", b"z").unwrap();
+    s.put("ab/x.json", b"z").unwrap();
+    let keys: Vec<_> = s.list("a/").unwrap().into_iter().map(|o| o.key).collect();
+    assert_eq!(keys, ["a/b/0.json", "a/b/1.json", "a/c/9.json"]);
+    let keys: Vec<_> = s.list("a/b/").unwrap().into_iter().map(|o| o.key).collect();
+    assert_eq!(keys, ["a/b/0.json", "a/b/1.json"]);
+    let after: Vec<_> = s.list_after("a/", "a/b/0.json").unwrap();
+    let after: Vec<_> = after.into_iter().map(|o| o.key).collect();
+    assert_eq!(after, ["a/b/1.json", "a/c/9.json"]);
+    assert!(s.list("nope/").unwrap().is_empty());
+    assert!(s.get("../etc/passwd").is_err());
+    probe(&s).unwrap();
+}
+
+#[test]
+fn racing_creates_have_one_winner() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().to_path_buf();
+    let winners: usize = (0..16)
+        .map(|i| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let s = LocalStore::open(&root).unwrap();
+                matches!(
+                    s.create("m/00000000000000000001.json", format!("{i}").as_bytes())
+                        .unwrap(),
+                    Created::Yes(_)
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap() as usize)
+        .sum();
+    assert_eq!(winners, 1);
+}
+
+/// A lake folder with the shapes a watermark must get right: keys sharing a stem with a
+/// folder (`b.json`, `b/…`, `b-c/…`), nested folders, an empty folder, staged temp
+/// files and a temp folder.
+fn tricky_lake(root: &Path) -> LocalStore {
+    let s = LocalStore::open(root).unwrap();
+    for i in 0..30 {
+        s.put(&format!("e/{i:04}.json"), b"x").unwrap();
+    }
+    for k in [
+        "e/b.json",
+        "e/b/x.json",
+        "e/b/z/deep.json",
+        "e/b-c/y",
+        "e/a0/q",
+        "e/z",
+        "f/1.json",
+        "top",
+    ] {
+        s.put(k, k.as_bytes()).unwrap();
+    }
+    fs::create_dir_all(root.join("e/empty")).unwrap();
+    fs::create_dir_all(root.join("e/.tmpdir")).unwrap();
+    fs::write(root.join("e/.tmpdir/k"), b"t").unwrap();
+    fs::write(root.join("e/.0005.json.tmp-1-2"), b"t").unwrap();
+    fs::write(root.join("e/b/.x.json.tmp-3-4"), b"t").unwrap();
+    s
+}
+
+#[test]
+fn list_after_answers_exactly_like_list_filtered_by_key() {
+    let d = tempfile::tempdir().unwrap();
+    let s = tricky_lake(d.path());
+    let all: Vec<String> = s.list("").unwrap().into_iter().map(|o| o.key).collect();
+    assert!(!all.iter().any(|k| k.contains("/.")), "temp files: {all:?}");
+    let mut afters: Vec<String> = all.clone();
+    for a in [
+        "", "e", "e/", "e/b", "e/b/", "e/b.", "e/b/z", "e/b0", "e/0015", "e/empty", "f", "zz",
+    ] {
+        afters.push(a.to_string());
+    }
+    for prefix in ["", "e/", "e/b", "e/b/", "e/0", "f/", "nope/"] {
+        let listed = s.list(prefix).unwrap();
+        for after in &afters {
+            let want: Vec<Object> = listed
+                .iter()
+                .filter(|o| o.key.as_str() > after.as_str())
+                .cloned()
+                .collect();
+            let got = s.list_after(prefix, after).unwrap();
+            assert_eq!(got, want, "prefix {prefix:?} after {after:?}");
+        }
+    }
+}
+
+#[test]
+fn list_after_stats_only_the_entries_it_returns() {
+    let d = tempfile::tempdir().unwrap();
+    let s = LocalStore::open(d.path()).unwrap();
+    for i in 0..500 {
+        s.put(&format!("ev/{i:04}.json"), b"x").unwrap();
+    }
+    s.put("ev/0001/nested.json", b"x").unwrap();
+    fs::write(d.path().join("ev/.0499.json.tmp-1-2"), b"t").unwrap();
+    STATS.with(|n| n.set(0));
+    let got = s.list_after("ev/", "ev/0489.json").unwrap();
+    assert_eq!(got.len(), 10);
+    assert_eq!(got[0].key, "ev/0490.json");
+    assert_eq!(STATS.with(|n| n.get()), 10, "one stat per returned key");
+}
+
+/// `cargo test --release --lib -- --ignored --nocapture list_after_speed`
+#[test]
+#[ignore = "timing, run by hand in release"]
+fn list_after_speed() {
+    let d = tempfile::tempdir().unwrap();
+    let s = LocalStore::open(d.path()).unwrap();
+    let n = 100_000;
+    for i in 0..n {
+        fs::write(d.path().join(format!("{i:08}.json")), b"x").unwrap();
+    }
+    let last = format!("{:08}.json", n - 1);
+    let best = |f: &dyn Fn() -> usize| {
+        (0..5)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(f());
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    // The old `list_after`: the full listing (one stat per entry), then the filter.
+    let full = best(&|| s.list("").unwrap().iter().filter(|o| o.key > last).count());
+    let after = best(&|| s.list_after("", &last).unwrap().len());
+    eprintln!("{n} files: list+filter {full:?}, list_after {after:?}");
+}
