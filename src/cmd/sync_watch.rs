@@ -52,7 +52,8 @@ impl Schedule {
 }
 
 /// Run passes and prompt drains until printing fails. A failed pass or drain is reported
-/// and drops the store, so the next one reopens and probes it.
+/// and drops the store, so the next one reopens and probes it; after a failure only the
+/// next pass tries again, so a failing store costs no more probes than it did before.
 pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
     let plan = Schedule::new(every);
     // One store for the daemon's life (its client, clock and connections): probed at
@@ -60,7 +61,7 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
     let mut store: Option<Box<dyn lake::Store>> = None;
     loop {
         let started = Instant::now();
-        step(ctx, g, &mut store, true)?;
+        let mut healthy = step(ctx, g, &mut store, true)?;
         let mut drained = Instant::now();
         let due = plan.next_pass(started, drained);
         while let Some(to_pass) = due.checked_duration_since(Instant::now()) {
@@ -68,8 +69,8 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
                 break;
             }
             let queued = tool_writes_queued(&ctx.paths.spool_mcp_dir());
-            if plan.drain_now(drained.elapsed(), to_pass, queued) {
-                step(ctx, g, &mut store, false)?;
+            if healthy && plan.drain_now(drained.elapsed(), to_pass, queued) {
+                healthy = step(ctx, g, &mut store, false)?;
                 drained = Instant::now();
             } else {
                 std::thread::sleep(plan.poll.min(to_pass));
@@ -78,13 +79,14 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
     }
 }
 
-/// One full pass (`full`) or drain, printed. Only a failure to print ends the daemon.
+/// One full pass (`full`) or drain, printed; whether it worked. Only a failure to print
+/// ends the daemon.
 fn step(
     ctx: &Ctx,
     g: &GlobalArgs,
     store: &mut Option<Box<dyn lake::Store>>,
     full: bool,
-) -> Result<()> {
+) -> Result<bool> {
     let opened = match store.take() {
         Some(s) => Ok((s, false)),
         None => lake::open(&ctx.paths, &ctx.config).map(|s| (s, true)),
@@ -99,11 +101,11 @@ fn step(
     match opened.and_then(pass) {
         Ok((s, out)) => {
             *store = Some(s);
-            printed(g.output().emit(&out, render))
+            printed(g.output().emit(&out, render)).map(|()| true)
         }
         Err(e) => {
             crate::output::stderr(&crate::output::render_error(&e));
-            Ok(())
+            Ok(false)
         }
     }
 }

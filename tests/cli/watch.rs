@@ -36,3 +36,32 @@ fn a_queued_write_is_drained_well_before_the_next_pass() {
     }
     assert_eq!(env.json(&["status"])["spool_backlog_bytes"], 0);
 }
+
+/// A store that fails is retried at the next pass only, not by every prompt drain: a
+/// failing store costs no more attempts (nor probes) than before the drains existed.
+#[test]
+fn a_failing_store_is_retried_once_per_pass_not_by_every_drain() {
+    let mut env = Env::new();
+    let blocker = env.home().join("not-a-dir");
+    std::fs::write(&blocker, b"x").unwrap();
+    let store = format!("file://{}/lake", blocker.display());
+    env.extra.push(("CTXLAKE_STORE".into(), store));
+    env.cmd()
+        .args(["fleet", "claim", "src/a", "--reason", "r"])
+        .assert()
+        .success();
+    let err = env.home().join("daemon.err");
+    let mut child = env
+        .std_cmd()
+        .args(["sync", "--watch", "--interval", "2", "-q"])
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(3000));
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = std::fs::read_to_string(&err).unwrap();
+    let failures = text.lines().filter(|l| l.starts_with("error:")).count();
+    // Passes at 0 s and 2 s; drains would have tried every half second in between.
+    assert!((1..=2).contains(&failures), "{failures} attempts:\n{text}");
+}
