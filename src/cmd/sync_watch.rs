@@ -45,9 +45,9 @@ impl Schedule {
     }
 
     /// Whether to drain now: a write is queued, the last drain is a gap old, and the next
-    /// pass (which drains anyway) is more than a gap away.
+    /// pass (which drains anyway) is more than half a gap away.
     pub(crate) fn drain_now(&self, since_drain: Duration, to_pass: Duration, queued: bool) -> bool {
-        queued && since_drain >= self.gap && to_pass > self.gap
+        queued && since_drain >= self.gap && to_pass > self.gap / 2
     }
 }
 
@@ -62,8 +62,10 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
     loop {
         let started = Instant::now();
         let mut healthy = step(ctx, g, &mut store, true)?;
-        let mut drained = Instant::now();
-        let due = plan.next_pass(started, drained);
+        // The pass drained at its start: what agents queued during a long pass is
+        // drained right after it rather than at the next pass.
+        let mut drained = started;
+        let due = plan.next_pass(started, Instant::now());
         while let Some(to_pass) = due.checked_duration_since(Instant::now()) {
             if to_pass.is_zero() {
                 break;
@@ -135,7 +137,11 @@ mod tests {
             "the last drain is too recent"
         );
         assert!(
-            !p.drain_now(S / 4, S / 5, true),
+            p.drain_now(S, S / 5, true),
+            "right after a pass that overran"
+        );
+        assert!(
+            !p.drain_now(S / 4, S / 10, true),
             "the pass is about to drain it"
         );
     }
