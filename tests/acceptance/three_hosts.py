@@ -241,15 +241,18 @@ def phase_d(r):
 
 def summary(r):
     print("\nhost | passes | requests/pass mean | max | idle-pass requests | mean pass ms "
-          "| status last_sync_requests")
+          "| prompt drains (requests) | status last_sync_requests")
     for h in r.hosts:
-        ps = h.passes()
+        # A prompt drain between passes prints as a pass that mirrored no fleet.
+        drains = [p for p in h.passes() if not p["fleets"]]
+        ps = [p for p in h.passes() if p["fleets"]]
         reqs = [p["requests"] for p in ps]
         idle = [p["requests"] for p in ps if p["drained"]["records"] == 0]
         status = h.json(["status"])
         print(f"{h.name:4} | {len(ps):6} | {sum(reqs) / max(len(reqs), 1):18.0f} | "
               f"{max(reqs, default=0):4} | {sum(idle) / max(len(idle), 1):18.0f} | "
               f"{sum(p['elapsed_ms'] for p in ps) / max(len(ps), 1):12.0f} | "
+              f"{len(drains):13} ({sum(p['requests'] for p in drains):5}) | "
               f"{status['last_sync_requests']}")
     for k, v in r.timings.items():
         print(f"{k}: {v:.1f}")
