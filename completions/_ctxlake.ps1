@@ -440,7 +440,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
-            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep running: sync every `--interval` seconds')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep running: sync every `--interval` seconds, drain new writes in between')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')

@@ -390,7 +390,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --interval 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand --watch 'Keep running: sync every `--interval` seconds'
+            cand --watch 'Keep running: sync every `--interval` seconds, drain new writes in between'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'

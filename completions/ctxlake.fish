@@ -236,7 +236,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l interval -d 'Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l watch -d 'Keep running: sync every `--interval` seconds'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l watch -d 'Keep running: sync every `--interval` seconds, drain new writes in between'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'

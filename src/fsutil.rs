@@ -1,5 +1,6 @@
-//! Durable file writes: temp file → fsync → rename → fsync the directory,
-//! plus the sweep of temp files a killed writer left behind.
+//! Durable file writes: temp file → fsync → rename → fsync the directory; atomic but
+//! not durable ones for caches that are rebuilt anyway; and the sweep of temp files a
+//! killed writer left behind.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -12,6 +13,20 @@ const TMP_MARK: &str = ".tmp-";
 
 /// Replace `path` with `bytes` atomically. Keeps the mode of an existing file, else `mode`.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, true)
+}
+
+/// Replace `path` with `bytes` atomically, without waiting for the disk: for cache files
+/// that every sync pass rebuilds from the lake. Readers still see the old file or the new
+/// one, never a mix; a crash may leave an old, empty or missing file, which readers report
+/// and the next pass rewrites. Two fsyncs each cost 10–25 ms on a disk busy with a build,
+/// and a pass writes a handful of these per fleet. Never use it for the spool, config,
+/// watermarks or anything the lake cannot give back.
+pub(crate) fn write_rebuildable(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
     let mode = fs::metadata(path)
@@ -34,8 +49,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
             .map_err(|e| Error::io("cannot write", &tmp, e))?;
         f.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|e| Error::io("cannot set mode of", &tmp, e))?;
-        f.sync_all()
-            .map_err(|e| Error::io("cannot fsync", &tmp, e))?;
+        if !durable {
+            return fs::rename(&tmp, path).map_err(|e| Error::io("cannot replace", path, e));
+        }
+        fsync(&f, &tmp, "cannot fsync")?;
         fs::rename(&tmp, path).map_err(|e| Error::io("cannot replace", path, e))?;
         sync_dir(dir)
     })();
@@ -47,9 +64,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
 
 /// fsync a directory so a rename or create in it survives a crash.
 pub fn sync_dir(dir: &Path) -> Result<()> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| Error::io("cannot fsync directory", dir, e))
+    let d = File::open(dir).map_err(|e| Error::io("cannot fsync directory", dir, e))?;
+    fsync(&d, dir, "cannot fsync directory")
+}
+
+fn fsync(f: &File, path: &Path, what: &str) -> Result<()> {
+    #[cfg(test)]
+    FSYNCS.with(|n| n.set(n.get() + 1));
+    f.sync_all().map_err(|e| Error::io(what, path, e))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// fsyncs made by this thread, so a test can tell a durable write from a cache write.
+    pub(crate) static FSYNCS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Remove temp files older than `max_age` left by writers that died mid-write.
@@ -110,6 +138,26 @@ mod tests {
         );
         let leftovers: Vec<_> = fs::read_dir(d.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+    }
+
+    #[test]
+    fn a_rebuildable_write_replaces_atomically_without_fsync() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("roster.json");
+        let fsyncs = || FSYNCS.with(|n| n.get());
+        let before = fsyncs();
+        write_atomic(&p, b"one", 0o600).unwrap();
+        assert_eq!(fsyncs() - before, 2, "the file and its directory");
+        let before = fsyncs();
+        write_rebuildable(&p, b"two", 0o600).unwrap();
+        assert_eq!(fsyncs(), before, "a cache write waits for no disk");
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let leftovers: Vec<_> = fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temp file left");
     }
 
     #[test]

@@ -45,6 +45,8 @@ mod spool;
 mod tools;
 #[path = "cli/usage.rs"]
 mod usage;
+#[path = "cli/watch.rs"]
+mod watch;
 
 /// A test file that is not declared above would silently never run.
 #[test]

@@ -18,7 +18,8 @@ use crate::tools::Ctx;
 /// Drains `spool/` at least once (records carry ids, so a re-run after a crash is a
 /// no-op), advancing its watermark only after the lake confirmed, then rebuilds
 /// `cache/<fleet>/` atomically and mirrors the published memory snapshot.
-/// `--watch` keeps doing so every `--interval` seconds; only one runs per host.
+/// `--watch` starts a pass every `--interval` seconds (only one daemon runs per host), and
+/// between passes drains what agents queue within about a quarter interval.
 ///
 /// Example:
 ///   ctxlake sync
@@ -26,7 +27,7 @@ use crate::tools::Ctx;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct SyncArgs {
-    /// Keep running: sync every `--interval` seconds.
+    /// Keep running: sync every `--interval` seconds, drain new writes in between.
     #[arg(long)]
     pub watch: bool,
     /// Seconds between syncs with `--watch` (default: `[sync] interval_secs`, 15).
@@ -76,23 +77,7 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
             "syncing every {}s; stop with Ctrl-C",
             every.as_secs()
         ));
-        // One store for the daemon's life (its client, clock and connections): probed at
-        // start and again after any failed pass, not at every pass.
-        let mut store: Option<Box<dyn lake::Store>> = None;
-        loop {
-            let pass = match store.take() {
-                Some(s) => Ok((s, false)),
-                None => lake::open(&ctx.paths, &ctx.config).map(|s| (s, true)),
-            };
-            match pass.and_then(|(s, probe)| once(&ctx, g, s.as_ref(), probe).map(|o| (s, o))) {
-                Ok((s, out)) => {
-                    store = Some(s);
-                    printed(g.output().emit(&out, render))?;
-                }
-                Err(e) => crate::output::stderr(&crate::output::render_error(&e)),
-            }
-            std::thread::sleep(every);
-        }
+        return super::sync_watch::run(&ctx, g, every);
     }
     let store = lake::open(&ctx.paths, &ctx.config)?;
     let out = once(&ctx, g, store.as_ref(), true)?;
@@ -114,34 +99,12 @@ fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
 pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> Result<SyncOutput> {
     let start = Instant::now();
     let (sent_before, gets_before) = (store.requests(), store.gets());
-    let lock = lock_file(ctx, "sync.lock")?;
-    if lock.try_lock().is_err() {
-        g.output()
-            .note("waiting for the sync already running on this host…");
-        lock.lock()
-            .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
-    }
+    let _lock = host_lock(ctx, g)?;
     crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
     if probe {
         lake::health::probe(&ctx.paths, store)?;
     }
-    let show = std::io::stderr().is_terminal() && !g.quiet;
-    let mut last = Instant::now();
-    let mut progress = |done: usize, total: usize| {
-        if show && last.elapsed() > Duration::from_millis(500) {
-            last = Instant::now();
-            crate::output::stderr(&format!(
-                "\rdraining spool: {} of {}",
-                crate::spool::human_bytes(done as u64),
-                crate::spool::human_bytes(total as u64)
-            ));
-        }
-    };
-    let drained = lake::drain::drain(&ctx.paths, store, ctx.config.lock_wait(), &mut progress)?;
-    drained
-        .warnings
-        .iter()
-        .for_each(|w| crate::output::stderr(w));
+    let drained = drain(ctx, g, store)?;
     let mut fleets = lake::fleets(store)?;
     if !fleets.contains(&ctx.scope.fleet) {
         fleets.push(ctx.scope.fleet.clone());
@@ -167,7 +130,67 @@ pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> 
     })
 }
 
-fn render(o: &SyncOutput) -> String {
+/// A drain with no mirror: what `sync --watch` runs between its passes when agents of this
+/// host queued new writes, so they reach the lake without waiting for the next pass. It
+/// is not a sync for `status` (the cache did not move).
+pub(crate) fn drain_only(
+    ctx: &Ctx,
+    g: &GlobalArgs,
+    store: &dyn lake::Store,
+    probe: bool,
+) -> Result<SyncOutput> {
+    let start = Instant::now();
+    let (sent_before, gets_before) = (store.requests(), store.gets());
+    let _lock = host_lock(ctx, g)?;
+    if probe {
+        lake::health::probe(&ctx.paths, store)?;
+    }
+    let drained = drain(ctx, g, store)?;
+    Ok(SyncOutput {
+        store: store.url(),
+        drained,
+        fleets: Vec::new(),
+        elapsed_ms: start.elapsed().as_millis(),
+        requests: store.requests() - sent_before,
+        gets: store.gets() - gets_before,
+    })
+}
+
+/// The host's sync lock (one drain or pass at a time), held until the file is dropped.
+fn host_lock(ctx: &Ctx, g: &GlobalArgs) -> Result<File> {
+    let lock = lock_file(ctx, "sync.lock")?;
+    if lock.try_lock().is_err() {
+        g.output()
+            .note("waiting for the sync already running on this host…");
+        lock.lock()
+            .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
+    }
+    Ok(lock)
+}
+
+/// Drain the spool, showing progress on a terminal.
+fn drain(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store) -> Result<DrainReport> {
+    let show = std::io::stderr().is_terminal() && !g.quiet;
+    let mut last = Instant::now();
+    let mut progress = |done: usize, total: usize| {
+        if show && last.elapsed() > Duration::from_millis(500) {
+            last = Instant::now();
+            crate::output::stderr(&format!(
+                "\rdraining spool: {} of {}",
+                crate::spool::human_bytes(done as u64),
+                crate::spool::human_bytes(total as u64)
+            ));
+        }
+    };
+    let drained = lake::drain::drain(&ctx.paths, store, ctx.config.lock_wait(), &mut progress)?;
+    drained
+        .warnings
+        .iter()
+        .for_each(|w| crate::output::stderr(w));
+    Ok(drained)
+}
+
+pub(crate) fn render(o: &SyncOutput) -> String {
     let d = &o.drained;
     let requests = match o.requests {
         0 => String::new(),

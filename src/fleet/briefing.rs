@@ -61,10 +61,11 @@ pub struct RepoLine {
 }
 
 /// Write `briefing.json` for `ctx.scope.fleet` (`ctxlake sync` calls it after the mirror).
+/// Rebuilt every pass from the other caches, so not fsynced.
 pub fn write(ctx: &Ctx) -> crate::error::Result<()> {
     let m = material(ctx, ctx.now_ms());
     let bytes = serde_json::to_vec(&m).unwrap_or_default();
-    crate::fsutil::write_atomic(
+    crate::fsutil::write_rebuildable(
         &ctx.paths.cache_file(&ctx.scope.fleet, cache::BRIEFING),
         &bytes,
         0o600,

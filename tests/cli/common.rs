@@ -152,3 +152,35 @@ pub fn local_lake_records(dir: &Path) -> Vec<Value> {
     }
     lake_records(objects)
 }
+
+/// A `sync --watch` daemon, killed on drop so a failing assertion cannot leave it holding
+/// the test's pipes.
+pub struct Daemon(std::process::Child);
+
+impl Daemon {
+    /// Start it with `--interval secs` and wait for its first pass to write the cache.
+    pub fn start(env: &Env, secs: u64) -> Daemon {
+        let d = Daemon(
+            env.std_cmd()
+                .args(["sync", "--watch", "--interval", &secs.to_string(), "-q"])
+                .spawn()
+                .unwrap(),
+        );
+        let pipeline = env.ctxlake_home().join("cache/default/pipeline.json");
+        for _ in 0..400 {
+            if pipeline.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(pipeline.exists(), "the daemon never completed a pass");
+        d
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Env, local_lake_records};
+use crate::common::{Daemon, Env, local_lake_records};
 
 fn status_of(v: &Value, agent: &str) -> Vec<(String, String)> {
     v["agents"]
@@ -402,29 +402,7 @@ fn hook_events_fold_into_a_session_digest() {
 #[test]
 fn one_sync_daemon_per_host_and_status_sees_it() {
     let env = Env::new();
-    // Killed on drop, so a failing assertion cannot leave a daemon holding the test's pipes.
-    struct Daemon(std::process::Child);
-    impl Drop for Daemon {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let daemon = Daemon(
-        env.std_cmd()
-            .args(["sync", "--watch", "--interval", "1", "-q"])
-            .spawn()
-            .unwrap(),
-    );
-    // Wait for the daemon's first pass to write the cache.
-    let pipeline = env.ctxlake_home().join("cache/default/pipeline.json");
-    for _ in 0..400 {
-        if pipeline.exists() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(pipeline.exists(), "the daemon never completed a pass");
+    let daemon = Daemon::start(&env, 1);
     env.cmd()
         .args(["sync", "--watch"])
         .timeout(Duration::from_secs(20)) // if the lock were broken this would run forever

@@ -139,9 +139,13 @@ fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
         .collect()
 }
 
+/// A cache file: rebuilt from the mirror state every pass, so not fsynced (see
+/// `fsutil::write_rebuildable`). The state itself and `snapshot.bin` stay durable: the
+/// state decides what is fetched again, and `snapshot.bin` is kept while the pipeline
+/// names its id.
 fn write<T: serde::Serialize>(paths: &Paths, fleet: &str, name: &str, v: &T) -> Result<()> {
     let bytes = serde_json::to_vec(v).unwrap_or_default();
-    crate::fsutil::write_atomic(&paths.cache_file(fleet, name), &bytes, 0o600)
+    crate::fsutil::write_rebuildable(&paths.cache_file(fleet, name), &bytes, 0o600)
 }
 
 /// Digests of every session: hook segments folded, plus MCP-only sessions from presence.
