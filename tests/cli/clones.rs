@@ -50,6 +50,10 @@ pub(crate) fn cloned_homes_keep_both_rosters(a: &mut Env, b: &mut Env, c: &Env) 
         .unwrap();
     assert!(status.success());
     assert_eq!(host_id(a), host_id(b), "cloned");
+    // Both homes now hold session a1/s1; a reader takes the copy seen last. Each process
+    // estimates the lake's clock from whole-second `Date` headers, so two syncs in one
+    // second may stamp out of order: let a second pass before `a` moves the session on.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
 
     assert!(claim_and_sync(a, "a1", "s1", "src/a2").is_empty());
     let warned = claim_and_sync(b, "b1", "s2", "src/b");

@@ -68,8 +68,13 @@ impl State {
                 .iter()
                 // A roster's own time is text from the lake: never later than the
                 // store's time for the object, or a forged future time would pin a
-                // session as the live one forever.
-                .map(|p| (p, p.last_seen_ms.map_or(r.mtime_ms, |t| t.min(r.mtime_ms))))
+                // session as the live one forever. S3's Last-Modified is whole seconds,
+                // so the object landed up to a second after it: clamping to it exactly
+                // would make a session seen later in that second lose to an older copy.
+                .map(|p| {
+                    let landed = r.mtime_ms.saturating_add(999);
+                    (p, p.last_seen_ms.map_or(r.mtime_ms, |t| t.min(landed)))
+                })
         });
         for (p, seen) in legacy.chain(rostered) {
             let k = (p.agent.as_str(), p.session.as_str());
@@ -170,7 +175,7 @@ mod tests {
             sessions,
         };
         let h1 = vec![p("s1", "roster", Some(700)), p("s2", "old", Some(100))];
-        let h2 = vec![p("s2", "moved", Some(800))];
+        let h2 = vec![p("s2", "moved", Some(2_000))];
         st.rosters.insert("live/f/hosts/h1.json".into(), roster(h1));
         st.rosters.insert("live/f/hosts/h2.json".into(), roster(h2));
         let got: Vec<(&str, &str, i64)> = st
@@ -178,9 +183,10 @@ mod tests {
             .into_iter()
             .map(|(p, t)| (p.session.as_str(), p.task.as_deref().unwrap_or(""), t))
             .collect();
-        assert_eq!(got, [("s1", "roster", 700), ("s2", "moved", 800)]);
+        assert_eq!(got, [("s1", "roster", 700), ("s2", "moved", 2_000)]);
 
-        // A roster claiming a time later than the store wrote it is held to the store's.
+        // A roster claiming a time later than the store wrote it is held to the store's
+        // (plus the second S3's whole-second Last-Modified may have cut off).
         let h3 = vec![p("s2", "forged", Some(i64::MAX))];
         st.rosters.insert(
             "live/f/hosts/h3.json".into(),
@@ -198,8 +204,27 @@ mod tests {
             .collect();
         assert_eq!(
             s2,
-            [("moved".to_string(), 800)],
+            [("moved".to_string(), 2_000)],
             "the forged future time does not win"
         );
+
+        // Seen later within the second its roster's Last-Modified was cut to: it wins.
+        let h4 = vec![p("s1", "late in the second", Some(3_400))];
+        let h5 = vec![p("s1", "earlier", Some(3_200))];
+        for (k, mtime_ms, sessions) in [("h4", 3_000, h4), ("h5", 9_000, h5)] {
+            let r = ListedRoster {
+                size: 1,
+                mtime_ms,
+                sessions,
+            };
+            st.rosters.insert(format!("live/f/hosts/{k}.json"), r);
+        }
+        let s1: Vec<String> = st
+            .live()
+            .into_iter()
+            .filter(|(p, _)| p.session == "s1")
+            .map(|(p, _)| p.task.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(s1, ["late in the second"]);
     }
 }
