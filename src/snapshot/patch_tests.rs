@@ -177,6 +177,72 @@ proptest! {
     }
 }
 
+/// `maint`'s way: fold events as they arrive into the incremental state, and at each cut
+/// patch this host's snapshot in place with the fold's delta (a full build when declined).
+/// The file then answers every reader as a full build of the same state.
+fn build_in_place(
+    base: &Path,
+    state: &mut crate::memory::fold::State,
+    id: &str,
+    mode: &str,
+    v: &Vectors,
+) -> bool {
+    let (promoted, contested) = state.counts();
+    if let Some(delta) = state.delta().filter(|_| base.exists()) {
+        let t = crate::snapshot::delta::Target {
+            snapshot_id: id,
+            fleet: "f",
+            mode,
+            vectors: v,
+            any_visible: mode == "on" && promoted + contested > 0,
+            delta: &delta,
+        };
+        if crate::snapshot::delta::patch_in_place(base, &t).unwrap() {
+            state.built(id);
+            return true;
+        }
+    }
+    let f = state.folded();
+    let _ = std::fs::remove_file(base);
+    build::build_with(base, id, "f", mode, &f.claims, &f.events, v).unwrap();
+    state.built(id);
+    false
+}
+
+proptest! {
+    #![proptest_config(crate::proptests::config(32))]
+    #[test]
+    fn a_snapshot_patched_in_place_answers_as_a_full_build(
+        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..3, 0u8..5, -4000i64..1000, 0u8..6), 1..40),
+        model in any::<bool>(),
+    ) {
+        let d = tempfile::tempdir().unwrap();
+        let vectors = Vectors {
+            embedder: model.then(|| Arc::new(Model) as Arc<dyn Embedder>),
+            cache: model.then(|| d.path().join("cache.sqlite")),
+            note: None,
+        };
+        let base = d.path().join("base.sqlite");
+        let mut state = crate::memory::fold::State::default();
+        let mut mode = "on";
+        for (n, (kind, session, subject, text, skew, cut)) in evs.into_iter().enumerate() {
+            state.apply([event(n, kind, session, subject, text, skew)]);
+            if cut >= 3 {
+                mode = if cut == 5 { "shadow" } else { "on" };
+                build_in_place(&base, &mut state, &format!("s{n}"), mode, &vectors);
+            }
+        }
+        if base.exists() {
+            let id = "last";
+            build_in_place(&base, &mut state, id, mode, &vectors);
+            let f = state.folded();
+            let full = d.path().join("full.sqlite");
+            build::build_with(&full, id, "f", mode, &f.claims, &f.events, &vectors).unwrap();
+            prop_assert_eq!(observed(&base), observed(&full));
+        }
+    }
+}
+
 /// Appending claims to an unchanged state patches (the point of it) and declines a
 /// base built under another mode.
 #[test]
@@ -199,4 +265,41 @@ fn new_claims_patch_and_a_mode_change_rebuilds() {
     assert_eq!(observed(&next), observed(&full));
     let shadow = d.path().join("shadow.sqlite");
     assert!(!build_state(Some(&next), &shadow, &evs, "shadow", &v));
+}
+
+/// New claims on top of a built state patch in place; a file that is not the snapshot
+/// the state built (another id) is declined and left as it was.
+#[test]
+fn new_claims_patch_in_place_and_another_file_is_declined() {
+    let d = tempfile::tempdir().unwrap();
+    let v = Vectors::default();
+    let base = d.path().join("base.sqlite");
+    let mut state = crate::memory::fold::State::default();
+    state.apply((0..20).map(|n| event(n, 0, n as u8, 0, n as u8, 0)));
+    assert!(
+        !build_in_place(&base, &mut state, "s1", "on", &v),
+        "no base: full"
+    );
+    state.apply((20..23).map(|n| event(n, 2, 1, 2, 2, 0)));
+    let other = d.path().join("other.sqlite");
+    std::fs::copy(&base, &other).unwrap();
+    assert!(build_in_place(&base, &mut state, "s2", "on", &v), "patched");
+    let f = state.folded();
+    let full = d.path().join("full.sqlite");
+    build::build_with(&full, "s2", "f", "on", &f.claims, &f.events, &v).unwrap();
+    assert_eq!(observed(&base), observed(&full));
+    // `other` still holds s1, but the state now stands on s2: a delta from s2 declines.
+    state.apply((23..25).map(|n| event(n, 2, 1, 2, 3, 0)));
+    let before = observed(&other);
+    let delta = state.delta().unwrap();
+    let t = crate::snapshot::delta::Target {
+        snapshot_id: "s3",
+        fleet: "f",
+        mode: "on",
+        vectors: &v,
+        any_visible: true,
+        delta: &delta,
+    };
+    assert!(!crate::snapshot::delta::patch_in_place(&other, &t).unwrap());
+    assert_eq!(observed(&other), before, "a declined patch changes nothing");
 }

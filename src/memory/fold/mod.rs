@@ -186,15 +186,13 @@ impl State {
                 render.insert(id.clone());
             }
         }
+        // Each group's members: listed ones, and those parsed or new in this apply.
         let mut listed = self.claims.members(&groups);
+        for (id, c) in self.work.iter().filter(|(_, c)| groups.contains(&c.group)) {
+            listed.entry(c.group).or_default().push(id.clone());
+        }
         for g in groups {
             let mut ids = listed.remove(&g).unwrap_or_default();
-            ids.extend(
-                self.work
-                    .iter()
-                    .filter(|(_, c)| c.group == g)
-                    .map(|(id, _)| id.clone()),
-            );
             ids.sort();
             ids.dedup();
             ids.retain(|id| self.open(id).is_some_and(|c| c.group == g));
