@@ -19,6 +19,9 @@ use crate::error::Result;
 use crate::memory::fold::State;
 use crate::paths::Paths;
 
+/// The state's format and meaning: bump it whenever what the state stores per claim (its
+/// gate group, gate result or hash) would come out differently (a change to the gate,
+/// the contradiction test, evidence rules or claim ids), so every host refolds.
 const VERSION: u32 = 2;
 /// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
 /// still finds it or a newer one.
@@ -148,8 +151,13 @@ fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
         }
         _ => return None,
     };
-    // Another host's build history says nothing about this host's snapshot files.
+    // Lake text: a state that is not whole (a claim twice, a detail that does not parse,
+    // claims out of order) is not used; an older checkpoint or a full listing is.
     cp.fold.reindex();
+    if !cp.fold.is_whole() {
+        return None;
+    }
+    // Another host's build history says nothing about this host's snapshot files.
     cp.fold.forget_builds();
     cp.published = None;
     cp.unsaved = 0;
@@ -267,26 +275,35 @@ pub(crate) fn save(
     built: bool,
 ) -> Result<()> {
     let cp = &mut l.checkpoint;
-    if due(cp, min) {
-        // A checkpoint names no lake: whoever reads it found it in theirs.
-        let url = std::mem::take(&mut cp.store);
-        let body = serde_json::to_vec(&*cp).unwrap_or_default();
-        cp.store = url;
-        let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
-        store.create(&key, &body)?;
-        store.flush()?;
-        prune(store, fleet);
+    // A checkpoint is an optimisation for other hosts: one that cannot be written now is
+    // retried by the next run (`unsaved` stays), and this run's state is kept regardless.
+    let wrote = due(cp, min) && checkpoint(paths, store, fleet, cp).is_ok();
+    if wrote {
         cp.unsaved = 0;
-        write(&hint_file(paths, fleet), key.as_bytes())?;
-        super::trace::mark("checkpoint write");
     }
-    let moved = l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
+    let moved =
+        wrote || l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
     if moved {
         cp.store = store.url();
         let body = serde_json::to_vec(cp).unwrap_or_default();
         write(&local_file(paths, fleet), &body)?;
         super::trace::mark("state write");
     }
+    Ok(())
+}
+
+/// Create `cp` in the lake as the newest checkpoint, prune old ones, and remember its key.
+fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint) -> Result<()> {
+    // A checkpoint names no lake: whoever reads it found it in theirs.
+    let url = std::mem::take(&mut cp.store);
+    let body = serde_json::to_vec(&*cp).unwrap_or_default();
+    cp.store = url;
+    let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
+    store.create(&key, &body)?;
+    store.flush()?;
+    prune(store, fleet);
+    write(&hint_file(paths, fleet), key.as_bytes())?;
+    super::trace::mark("checkpoint write");
     Ok(())
 }
 

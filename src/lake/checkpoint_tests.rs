@@ -270,3 +270,34 @@ fn old_checkpoints_are_pruned_and_a_lost_one_falls_back_to_an_older() {
         folded(&full)
     );
 }
+
+/// A checkpoint is lake text: one whose state holds a claim twice is not used (the host
+/// starts from an older one), and the fold still equals the full refold.
+#[test]
+fn a_checkpoint_holding_a_claim_twice_is_not_used() {
+    let (_d, paths, store) = setup();
+    for n in 0..5 {
+        land(&store, "f", &event(n, 0, n as u8, 0, n as u8, 0));
+    }
+    checkpointed(&paths, &store, 0);
+    let good = store.list(&keys::checkpoints("f")).unwrap()[0].key.clone();
+    let (bytes, _) = store.get(&good).unwrap().unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let first = v["fold"]["claims"][0].clone();
+    v["fold"]["claims"].as_array_mut().unwrap().push(first);
+    // Event digests are u128s, which a `Value` would turn into floats: leave them out.
+    v["fold"]["seen"] = serde_json::json!([]);
+    let forged = keys::checkpoint(
+        "f",
+        &crate::lake::watermark::lake_ulid(store.now_ms().unwrap() + 1, b"f"),
+    );
+    store.create(&forged, v.to_string().as_bytes()).unwrap();
+    let l = load(&another_host(&paths), &store, "f").unwrap();
+    assert_eq!(l.base, Base::Checkpoint(good));
+    let full = crate::lake::claims::load_events(&store, "f").unwrap();
+    let f = l.checkpoint.fold.folded();
+    assert_eq!(
+        serde_json::to_string(&(&f.claims, &f.events)).unwrap(),
+        folded(&full)
+    );
+}

@@ -196,7 +196,6 @@ pub fn build_with(
     seal(conn, path)
 }
 
-/// Check the finished file and fsync it: only a sound file is published.
 /// Name the patched file as the snapshot `snapshot_id`, built now.
 pub(super) fn stamp(tx: &rusqlite::Transaction, snapshot_id: &str) -> Result<()> {
     for (k, v) in [
@@ -209,6 +208,7 @@ pub(super) fn stamp(tx: &rusqlite::Transaction, snapshot_id: &str) -> Result<()>
     Ok(())
 }
 
+/// Check the finished file and fsync it: only a sound file is published.
 pub(super) fn seal(conn: Connection, path: &Path) -> Result<()> {
     let ok: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))

@@ -60,6 +60,8 @@ pub(crate) fn patch_in_place(path: &Path, t: &Target) -> Result<bool> {
     timeline(&tx, t)?;
     build::stamp(&tx, t.snapshot_id)?;
     tx.commit().map_err(sql)?;
+    // The file is published as it is now: check it as a full build's is.
+    build::seal(conn, path)?;
     Ok(true)
 }
 

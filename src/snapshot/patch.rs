@@ -31,6 +31,13 @@ pub(crate) struct Target<'a> {
 /// Build `t` into `tmp` (which must not exist): by patching a copy of `base` when there
 /// is one a patch applies to, else in full. `true`: it was patched.
 pub(crate) fn build_from(base: &Path, tmp: &Path, t: &Target) -> Result<bool> {
+    // A base left mid-patch by a killed `maint` (patched in place, `snapshot::delta`) has
+    // a hot journal beside it: opening it rolls that back before the copy (which would
+    // leave the journal behind).
+    if journal(base).exists() {
+        let _ = Connection::open(base)
+            .and_then(|c| c.query_row("SELECT count(*) FROM meta", [], |r| r.get::<_, i64>(0)));
+    }
     if base.exists() && std::fs::copy(base, tmp).is_ok() {
         // A base that cannot be patched (another state's shape, or damaged) only costs
         // the full build below.

@@ -89,9 +89,10 @@ impl Claim {
         shown: impl Fn(&str) -> Option<(String, String)>,
     ) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
+        let mut counted = std::collections::HashSet::new();
         for Proposal(id, at, _, session) in &self.proposals {
             let was_shown = shown(session).is_some_and(|(sid, sat)| sid < *id && sat <= *at);
-            if !was_shown && !out.iter().any(|(s, _)| s == session) {
+            if !was_shown && counted.insert(session.as_str()) {
                 out.push((session.clone(), at.clone()));
             }
         }

@@ -49,6 +49,13 @@ impl List {
             .collect();
     }
 
+    /// Every id once, in order of first proposal, and every detail parses.
+    pub fn is_whole(&self) -> bool {
+        self.index.len() == self.entries.len()
+            && self.entries.windows(2).all(|w| w[0].1 <= w[1].1)
+            && (0..self.entries.len()).all(|i| self.parse(i).is_some())
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

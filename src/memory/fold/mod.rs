@@ -24,7 +24,7 @@ pub(crate) use view::Delta;
 pub(crate) struct State {
     /// The claims, in order, each parsed only when needed.
     claims: list::List,
-    /// `session \u{0} claim id` → the lowest-id event that showed it that claim: (id, at).
+    /// `shown_key(session, claim id)` → the lowest-id event that showed it that claim: (id, at).
     shown: HashMap<String, (String, String)>,
     /// A person's words by claim id (the claim may not exist yet), in id order.
     operators: HashMap<String, Vec<Op>>,
@@ -50,6 +50,11 @@ impl State {
     /// Rebuild the index a deserialized state does not carry.
     pub(crate) fn reindex(&mut self) {
         self.claims.reindex();
+    }
+
+    /// Whether a state read from the lake is whole (see `list::List::is_whole`).
+    pub(crate) fn is_whole(&self) -> bool {
+        self.claims.is_whole()
     }
 
     /// Events applied so far (distinct ids).
@@ -101,7 +106,7 @@ impl State {
     fn shown_to(&mut self, e: &Event, touched: &mut BTreeSet<String>) {
         let ids = e.payload["claim_ids"].as_array().into_iter().flatten();
         for id in ids.filter_map(Value::as_str) {
-            let key = format!("{}\u{0}{id}", e.session);
+            let key = shown_key(&e.session, id);
             let first = self.shown.get(&key).is_none_or(|(sid, _)| e.id < *sid);
             if first {
                 self.shown.insert(key, (e.id.clone(), e.at.clone()));
@@ -266,7 +271,13 @@ fn shown_at(
     session: &str,
     claim: &str,
 ) -> Option<(String, String)> {
-    shown.get(&format!("{session}\u{0}{claim}")).cloned()
+    shown.get(&shown_key(session, claim)).cloned()
+}
+
+/// One (session, claim) pair as a map key: the session's length first, so no two pairs
+/// share a key whatever bytes a session holds.
+fn shown_key(session: &str, claim: &str) -> String {
+    format!("{}:{session}{claim}", session.len())
 }
 
 fn new_group(subject: &str, text: &str) -> u64 {
