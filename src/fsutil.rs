@@ -81,6 +81,16 @@ thread_local! {
 }
 
 /// Remove temp files older than `max_age` left by writers that died mid-write.
+/// Open (creating, never truncating) the lock file at `path`, for `flock`.
+pub(crate) fn open_lock(path: &Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| crate::error::Error::io("cannot open lock", path, e))
+}
+
 pub fn sweep_temp_files(dir: &Path, max_age: std::time::Duration) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;

@@ -85,13 +85,7 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
 }
 
 fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
-    let p = ctx.paths.state().join(name);
-    std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&p)
-        .map_err(|e| Error::io("cannot open lock", &p, e))
+    crate::fsutil::open_lock(&ctx.paths.state().join(name))
 }
 
 /// One pass: probe (when `probe`), drain, mirror every fleet. Holds the host's sync lock

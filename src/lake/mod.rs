@@ -62,3 +62,8 @@ pub fn fleets(store: &dyn Store) -> Result<Vec<String>> {
         .map(|o| keys::stem(&o.key).to_string())
         .collect())
 }
+
+/// For `skip_serializing_if` on the reports' counts of skipped lines.
+pub(crate) fn is_zero(n: &usize) -> bool {
+    *n == 0
+}

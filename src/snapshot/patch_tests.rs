@@ -24,6 +24,15 @@ impl Embedder for Model {
     }
 }
 
+/// The hash embedder alone, or with the model stand-in and its vector cache in `dir`.
+fn vectors(model: bool, dir: &Path) -> Vectors {
+    Vectors {
+        embedder: model.then(|| Arc::new(Model) as Arc<dyn Embedder>),
+        cache: model.then(|| dir.join("cache.sqlite")),
+        note: None,
+    }
+}
+
 /// Event `n`: 0–2 propose (environment, convention, outcome), 3 shown, 4 operator;
 /// minted `skew` ms off, so some land before events folded earlier.
 fn event(n: usize, kind: u8, session: u8, subject: u8, text: u8, skew: i64) -> Event {
@@ -148,11 +157,7 @@ proptest! {
         model in any::<bool>(),
     ) {
         let d = tempfile::tempdir().unwrap();
-        let vectors = Vectors {
-            embedder: model.then(|| Arc::new(Model) as Arc<dyn Embedder>),
-            cache: model.then(|| d.path().join("cache.sqlite")),
-            note: None,
-        };
+        let vectors = vectors(model, d.path());
         let base = d.path().join("base.sqlite");
         let mut so_far = Vec::new();
         let (mut mode, mut patched) = ("on", 0);
@@ -217,11 +222,7 @@ proptest! {
         model in any::<bool>(),
     ) {
         let d = tempfile::tempdir().unwrap();
-        let vectors = Vectors {
-            embedder: model.then(|| Arc::new(Model) as Arc<dyn Embedder>),
-            cache: model.then(|| d.path().join("cache.sqlite")),
-            note: None,
-        };
+        let vectors = vectors(model, d.path());
         let base = d.path().join("base.sqlite");
         let mut state = crate::memory::fold::State::default();
         let mut mode = "on";

@@ -29,12 +29,8 @@ pub struct MaintReport {
     #[serde(skip)]
     pub state_digest: Option<String>,
     /// Lines of event batch objects skipped as torn, foreign or malformed.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "super::is_zero")]
     pub bad_lines: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 pub fn maint(
@@ -80,12 +76,7 @@ fn lock(paths: &Paths, fleet: &str, wait: std::time::Duration) -> Result<std::fs
     let dir = paths.state().join("maint");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
     let p = dir.join(format!("{fleet}.lock"));
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&p)
-        .map_err(|e| Error::io("cannot open lock", &p, e))?;
+    let f = crate::fsutil::open_lock(&p)?;
     match crate::spool::lock::lock_within(&f, wait.max(std::time::Duration::from_secs(30))) {
         Ok(true) => Ok(f),
         Ok(false) => Err(Error::storage(

@@ -29,12 +29,8 @@ pub struct MirrorReport {
     pub handoffs: usize,
     pub snapshot_id: Option<String>,
     /// Lines of handoff batch objects skipped as torn, foreign or malformed.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "super::is_zero")]
     pub bad_lines: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 pub fn mirror(
