@@ -10,7 +10,11 @@ use serde::Serialize;
 
 use super::{GlobalArgs, printed};
 use crate::error::{Error, Result};
-use crate::lake::{self, drain::DrainReport, mirror::MirrorReport};
+use crate::lake::{
+    self,
+    drain::{Carry, DrainReport},
+    mirror::MirrorReport,
+};
 use crate::tools::Ctx;
 
 /// Move queued writes into the lake and refresh the local cache
@@ -80,7 +84,7 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
         return super::sync_watch::run(&ctx, g, every);
     }
     let store = lake::open(&ctx.paths, &ctx.config)?;
-    let out = once(&ctx, g, store.as_ref(), true)?;
+    let out = once(&ctx, g, store.as_ref(), true, &mut Carry::default())?;
     printed(g.output().emit(&out, render))
 }
 
@@ -89,35 +93,59 @@ fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
 }
 
 /// One pass: probe (when `probe`), drain, mirror every fleet. Holds the host's sync lock
-/// throughout.
-pub fn once(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store, probe: bool) -> Result<SyncOutput> {
+/// throughout. `carry`: what earlier drains of this process learnt (see `Carry`).
+pub fn once(
+    ctx: &Ctx,
+    g: &GlobalArgs,
+    store: &dyn lake::Store,
+    probe: bool,
+    carry: &mut Carry,
+) -> Result<SyncOutput> {
     let start = Instant::now();
     let (sent_before, gets_before) = (store.requests(), store.gets());
     let _lock = host_lock(ctx, g)?;
+    let trace = |phase: &str| lake::trace::sync(phase, store.requests());
+    trace("pass start");
     crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
     if probe {
         lake::health::probe(&ctx.paths, store)?;
     }
-    let drained = drain(ctx, g, store)?;
-    let mut fleets = lake::fleets(store)?;
-    if !fleets.contains(&ctx.scope.fleet) {
-        fleets.push(ctx.scope.fleet.clone());
+    let drained = drain(ctx, g, store, carry)?;
+    trace("drained");
+    let in_lake = lake::fleets(store)?;
+    carry.listed(&in_lake);
+    // This host's own fleet is mirrored (its cache written) even before it has a marker.
+    let scope = &ctx.scope.fleet;
+    let empty: Vec<String> = lake::mirror::is_empty(&ctx.paths, store, scope, &in_lake)
+        .then(|| scope.clone())
+        .into_iter()
+        .collect();
+    let mut fleets = in_lake.clone();
+    if !fleets.contains(scope) {
+        fleets.push(scope.clone());
     }
-    let mut mirrored = Vec::new();
-    let listed = lake::mirror::prefetch(&ctx.paths, store, &fleets)?;
-    for f in fleets {
-        mirrored.push(lake::mirror::mirror(&ctx.paths, &ctx.config, &listed, &f)?);
-        // The hook's session-start briefing, pre-rendered so the hook stays within budget.
-        let mut fleet_ctx = ctx.clone();
-        fleet_ctx.scope.fleet = f;
-        crate::fleet::briefing::write(&fleet_ctx)?;
-    }
+    trace("fleets listed");
+    let to_list: Vec<String> = fleets
+        .iter()
+        .filter(|f| !empty.contains(f))
+        .cloned()
+        .collect();
+    let listed = lake::mirror::prefetch(&ctx.paths, store, &to_list)?;
+    trace("prefetched");
+    let fleets =
+        lake::mirror::mirror_all(&ctx.paths, &ctx.config, &listed, &fleets, &empty, |f| {
+            trace(&format!("mirrored {f}"));
+            // The hook's session-start briefing, pre-rendered so the hook stays within budget.
+            let mut fleet_ctx = ctx.clone();
+            fleet_ctx.scope.fleet = f.to_string();
+            crate::fleet::briefing::write(&fleet_ctx)
+        })?;
     let requests = store.requests() - sent_before;
     lake::health::sync_finished(&ctx.paths, store, requests);
     Ok(SyncOutput {
         store: store.url(),
         drained,
-        fleets: mirrored,
+        fleets,
         elapsed_ms: start.elapsed().as_millis(),
         requests,
         gets: store.gets() - gets_before,
@@ -132,14 +160,17 @@ pub(crate) fn drain_only(
     g: &GlobalArgs,
     store: &dyn lake::Store,
     probe: bool,
+    carry: &mut Carry,
 ) -> Result<SyncOutput> {
     let start = Instant::now();
     let (sent_before, gets_before) = (store.requests(), store.gets());
     let _lock = host_lock(ctx, g)?;
+    lake::trace::sync("drain start", store.requests());
     if probe {
         lake::health::probe(&ctx.paths, store)?;
     }
-    let drained = drain(ctx, g, store)?;
+    let drained = drain(ctx, g, store, carry)?;
+    lake::trace::sync("drain end", store.requests());
     Ok(SyncOutput {
         store: store.url(),
         drained,
@@ -163,7 +194,12 @@ fn host_lock(ctx: &Ctx, g: &GlobalArgs) -> Result<File> {
 }
 
 /// Drain the spool, showing progress on a terminal.
-fn drain(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store) -> Result<DrainReport> {
+fn drain(
+    ctx: &Ctx,
+    g: &GlobalArgs,
+    store: &dyn lake::Store,
+    carry: &mut Carry,
+) -> Result<DrainReport> {
     let show = std::io::stderr().is_terminal() && !g.quiet;
     let mut last = Instant::now();
     let mut progress = |done: usize, total: usize| {
@@ -176,7 +212,13 @@ fn drain(ctx: &Ctx, g: &GlobalArgs, store: &dyn lake::Store) -> Result<DrainRepo
             ));
         }
     };
-    let drained = lake::drain::drain(&ctx.paths, store, ctx.config.lock_wait(), &mut progress)?;
+    let drained = lake::drain::drain(
+        &ctx.paths,
+        store,
+        ctx.config.lock_wait(),
+        carry,
+        &mut progress,
+    )?;
     drained
         .warnings
         .iter()

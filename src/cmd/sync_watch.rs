@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::sync::{SyncOutput, drain_only, once, render};
 use super::{GlobalArgs, printed};
 use crate::error::Result;
-use crate::lake;
+use crate::lake::{self, drain::Carry};
 use crate::tools::Ctx;
 
 /// When the next drain or pass may run.
@@ -59,9 +59,10 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
     // One store for the daemon's life (its client, clock and connections): probed at
     // start and again after any failure, not at every pass.
     let mut store: Option<Box<dyn lake::Store>> = None;
+    let mut carry = Carry::default();
     loop {
         let started = Instant::now();
-        let mut healthy = step(ctx, g, &mut store, true)?;
+        let mut healthy = step(ctx, g, &mut store, &mut carry, true)?;
         // The pass drained at its start: what agents queued during a long pass is
         // drained right after it rather than at the next pass.
         let mut drained = started;
@@ -72,7 +73,7 @@ pub(super) fn run(ctx: &Ctx, g: &GlobalArgs, every: Duration) -> Result<()> {
             }
             let queued = tool_writes_queued(&ctx.paths.spool_mcp_dir());
             if healthy && plan.drain_now(drained.elapsed(), to_pass, queued) {
-                healthy = step(ctx, g, &mut store, false)?;
+                healthy = step(ctx, g, &mut store, &mut carry, false)?;
                 drained = Instant::now();
             } else {
                 std::thread::sleep(plan.poll.min(to_pass));
@@ -87,6 +88,7 @@ fn step(
     ctx: &Ctx,
     g: &GlobalArgs,
     store: &mut Option<Box<dyn lake::Store>>,
+    carry: &mut Carry,
     full: bool,
 ) -> Result<bool> {
     let opened = match store.take() {
@@ -94,9 +96,13 @@ fn step(
         None => lake::open(&ctx.paths, &ctx.config).map(|s| (s, true)),
     };
     let pass = |(s, probe): (Box<dyn lake::Store>, bool)| -> Result<(_, SyncOutput)> {
+        if probe {
+            // A reopened store may be another lake (the config changed): learn it afresh.
+            *carry = Carry::default();
+        }
         let out = match full {
-            true => once(ctx, g, s.as_ref(), probe)?,
-            false => drain_only(ctx, g, s.as_ref(), probe)?,
+            true => once(ctx, g, s.as_ref(), probe, carry)?,
+            false => drain_only(ctx, g, s.as_ref(), probe, carry)?,
         };
         Ok((s, out))
     };

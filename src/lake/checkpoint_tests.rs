@@ -1,54 +1,18 @@
 //! Checkpointed folds equal the full refold, whatever the event order, the points where
 //! `maint` checkpointed, and keys that land late.
 
-use std::cell::Cell;
-
 use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::lake::store::{Created, LocalStore, Object};
+use crate::lake::logged::Logged;
+use crate::lake::store::LocalStore;
 use crate::lake::watermark::{MARGIN_MS, is_late, publish_feed};
 
-/// Counts GETs on top of a local store.
-struct Counting {
-    inner: LocalStore,
-    gets: Cell<usize>,
-}
-
-impl Store for Counting {
-    fn url(&self) -> String {
-        self.inner.url()
-    }
-    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
-        self.gets.set(self.gets.get() + 1);
-        self.inner.get(key)
-    }
-    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
-        self.inner.put(key, bytes)
-    }
-    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
-        self.inner.create(key, bytes)
-    }
-    fn list(&self, prefix: &str) -> Result<Vec<Object>> {
-        self.inner.list(prefix)
-    }
-    fn delete(&self, key: &str) -> Result<()> {
-        self.inner.delete(key)
-    }
-    fn now_ms(&self) -> Result<i64> {
-        self.inner.now_ms()
-    }
-}
-
-fn setup() -> (tempfile::TempDir, Paths, Counting) {
+fn setup() -> (tempfile::TempDir, Paths, Logged) {
     let d = tempfile::tempdir().unwrap();
     let paths = Paths::with_overrides(d.path().join("home"), None, None);
-    let inner = LocalStore::open(&d.path().join("lake")).unwrap();
-    let store = Counting {
-        inner,
-        gets: Cell::new(0),
-    };
+    let store = Logged::open(&d.path().join("lake"));
     (d, paths, store)
 }
 
@@ -149,16 +113,16 @@ fn maint_reads_only_the_events_after_its_last_run() {
         store.list(&keys::checkpoints("f")).unwrap().is_empty(),
         "40 events are not worth a checkpoint"
     );
-    store.gets.set(0);
+    store.take();
     for n in 40..43 {
         land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
     }
     assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 43);
     // Only the three new events: this host's copy holds the rest.
-    assert_eq!(store.gets.get(), 3);
-    store.gets.set(0);
+    assert_eq!(store.count("get"), 3);
+    store.take();
     assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 43);
-    assert_eq!(store.gets.get(), 0, "an idle maint reads nothing");
+    assert_eq!(store.count("get"), 0, "an idle maint reads nothing");
 }
 
 /// A host with no copy of its own starts from the newest checkpoint and the events
@@ -174,12 +138,12 @@ fn a_new_host_starts_from_the_newest_checkpoint() {
         land(&store, "f", &event(n, 0, n as u8, 1, 2, 0));
     }
     let b = another_host(&paths);
-    store.gets.set(0);
+    store.take();
     let l = load(&b, &store, "f").unwrap();
     assert!(matches!(l.base, Base::Checkpoint(_)));
     assert_eq!((l.checkpoint.fold.events(), l.fresh), (43, 3));
     assert_eq!(
-        store.gets.get(),
+        store.count("get"),
         4,
         "the checkpoint and the three new events"
     );
@@ -227,10 +191,10 @@ fn a_version_1_checkpoint_still_loads() {
         &crate::lake::watermark::lake_ulid(store.now_ms().unwrap(), b"v1"),
     );
     store.create(&key, v1.to_string().as_bytes()).unwrap();
-    store.gets.set(0);
+    store.take();
     let l = load(&paths, &store, "f").unwrap();
     assert_eq!(
-        (l.base, l.fresh, store.gets.get()),
+        (l.base, l.fresh, store.count("get")),
         (Base::Checkpoint(key), 0, 1)
     );
     let f = l.checkpoint.fold.folded();
@@ -257,12 +221,12 @@ fn old_checkpoints_are_pruned_and_a_lost_one_falls_back_to_an_older() {
     // The hint names the newest: delete it as a concurrent prune would, and lose the copy.
     store.delete(&kept[KEEP - 1].key).unwrap();
     std::fs::remove_file(local_file(&paths, "f")).unwrap();
-    store.gets.set(0);
+    store.take();
     let l = load(&paths, &store, "f").unwrap();
     assert_eq!(l.checkpoint.fold.events(), 35);
     assert_eq!(l.base, Base::Checkpoint(kept[KEEP - 2].key.clone()));
     // The lost one, the older one, and the one event it did not hold.
-    assert_eq!(store.gets.get(), 3);
+    assert_eq!(store.count("get"), 3);
     let full = crate::lake::claims::load_events(&store, "f").unwrap();
     let f = l.checkpoint.fold.folded();
     assert_eq!(

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::roster;
 use super::store::Store;
@@ -56,12 +56,49 @@ pub struct DrainReport {
     pub warnings: Vec<String>,
 }
 
+/// How long a drain may reuse this host's roster from an earlier drain before it reads
+/// the lake's copy again: the longest another home sharing this host id (a cloned image)
+/// goes unnoticed by a running `sync --watch`.
+const ROSTER_REUSE: Duration = Duration::from_secs(30);
+
+/// What one drain leaves for the next in a long-lived `sync --watch`, so that draining a
+/// few records costs a few requests: the fleets whose marker the lake holds (no create
+/// for them), and this host's rosters (no GET for them; see `roster::Own::still_current`).
+/// A one-shot `sync` starts from an empty one.
+#[derive(Default)]
+pub struct Carry {
+    marked: HashSet<String>,
+    rosters: HashMap<String, (roster::Own, Instant)>,
+}
+
+impl Carry {
+    /// The fleets a pass found in the lake: exactly these have a marker.
+    pub fn listed(&mut self, fleets: &[String]) {
+        self.marked = fleets.iter().cloned().collect();
+    }
+}
+
 /// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
-/// lock. `progress(done, total)` is called per chunk.
+/// lock. `progress(done, total)` is called per chunk. `carry` holds what earlier drains
+/// of this process learnt; a failed drain empties it.
 pub fn drain(
     paths: &Paths,
     store: &dyn Store,
     lock_wait: Duration,
+    carry: &mut Carry,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<DrainReport> {
+    let rosters = std::mem::take(&mut carry.rosters);
+    let mut applier = Applier::new(store, paths, &mut carry.marked, rosters)?;
+    let report = drain_with(paths, lock_wait, &mut applier, progress)?;
+    carry.rosters = std::mem::take(&mut applier.rosters);
+    Ok(report)
+}
+
+fn drain_with(
+    paths: &Paths,
+    lock_wait: Duration,
+    applier: &mut Applier,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<DrainReport> {
     let mut report = DrainReport::default();
@@ -81,16 +118,15 @@ pub fn drain(
         .map(|m| m.len())
         .sum();
     let mut done_bytes = 0u64;
-    let mut applier = Applier::new(store, paths)?;
     for f in files {
         let is_hook = f.starts_with(paths.spool_hooks_dir());
         let Some(file) = lock(&f, lock_wait, &mut report)? else {
             continue;
         };
-        done_bytes += drain_file(paths, &f, &file, is_hook, &mut applier, &mut report)?;
+        done_bytes += drain_file(paths, &f, &file, is_hook, applier, &mut report)?;
         progress(done_bytes as usize, total as usize);
     }
-    report.warnings = applier.warnings;
+    report.warnings = std::mem::take(&mut applier.warnings);
     Ok(report)
 }
 
@@ -242,15 +278,17 @@ fn read_block(file: &mut fs::File, f: &Path, pos: u64, len: usize) -> Result<Vec
 struct Applier<'a> {
     store: &'a dyn Store,
     lake_offset_ms: i64,
-    /// This host's roster of each fleet, read on the fleet's first presence record.
-    rosters: HashMap<String, roster::Own>,
+    /// This host's roster of each fleet, read on the fleet's first presence record
+    /// (unless an earlier drain's is reused), with when it was read.
+    rosters: HashMap<String, (roster::Own, Instant)>,
+    /// Fleets whose marker the lake holds (see `Carry`).
+    marked: &'a mut HashSet<String>,
     paths: Paths,
     /// One-time messages for the person (see `roster::Own::take_warning`).
     warnings: Vec<String>,
     /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
     file: String,
     segments: BTreeMap<(String, String, String), Vec<Record>>,
-    fleets: std::collections::HashSet<String>,
     /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
     feed: BTreeMap<String, Vec<String>>,
     /// Create-only records waiting for the next flush, by fleet and area, in spool order.
@@ -260,17 +298,23 @@ struct Applier<'a> {
 }
 
 impl<'a> Applier<'a> {
-    fn new(store: &'a dyn Store, paths: &Paths) -> Result<Self> {
+    fn new(
+        store: &'a dyn Store,
+        paths: &Paths,
+        marked: &'a mut HashSet<String>,
+        mut rosters: HashMap<String, (roster::Own, Instant)>,
+    ) -> Result<Self> {
         let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
+        rosters.retain(|_, (own, at)| at.elapsed() < ROSTER_REUSE && own.still_current());
         Ok(Applier {
             store,
             lake_offset_ms,
-            rosters: HashMap::new(),
+            rosters,
+            marked,
             warnings: Vec::new(),
             paths: paths.clone(),
             file: String::new(),
             segments: BTreeMap::new(),
-            fleets: Default::default(),
             feed: BTreeMap::new(),
             creates: BTreeMap::new(),
             held: HashSet::new(),
@@ -302,8 +346,9 @@ impl<'a> Applier<'a> {
             report.bad_lines += 1;
             return Ok(Some(false));
         }
-        if self.fleets.insert(rec.fleet.clone()) {
+        if !self.marked.contains(&rec.fleet) {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
+            self.marked.insert(rec.fleet.clone());
         }
         // Handoffs and claim events wait for the flush, which writes them in batches.
         if let Some(area) = batch::Area::of(&rec.kind) {
@@ -341,25 +386,31 @@ impl<'a> Applier<'a> {
         if !self.rosters.contains_key(&rec.fleet) {
             let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
             self.warnings.extend(own.take_warning());
-            self.rosters.insert(rec.fleet.clone(), own);
+            self.rosters
+                .insert(rec.fleet.clone(), (own, Instant::now()));
         }
         let now = self.lake_now();
-        let own = self
+        let (own, _) = self
             .rosters
             .get_mut(&rec.fleet)
             .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
         own.apply(self.store, rec, &self.file, now)
     }
 
-    /// Write each changed roster (one PUT per fleet) and the batched segments, then make
-    /// the lake durable.
+    /// Write each changed roster (one PUT per fleet, all at once) and the batched
+    /// segments, name them in the feeds, then make the lake durable.
     /// `recheck`: this block's batch objects may have been cut differently by the run
     /// that crashed (see `batch::send`).
     fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
         self.send_creates(report, recheck)?;
         let now = self.lake_now();
-        for own in self.rosters.values_mut() {
-            own.flush(self.store, &self.paths.spool, now)?;
+        let mut puts = Vec::new();
+        for (own, _) in self.rosters.values_mut() {
+            puts.extend(own.prepare(&self.paths.spool, now)?);
+        }
+        self.store.put_many(&puts)?;
+        for (own, _) in self.rosters.values_mut() {
+            own.landed(self.store);
         }
         let mut segments = Vec::new();
         for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
@@ -372,9 +423,8 @@ impl<'a> Applier<'a> {
             segments.push((key, body));
         }
         self.store.create_many(&segments)?;
-        for (fleet, keys) in std::mem::take(&mut self.feed) {
-            super::watermark::publish_feed(self.store, &fleet, keys)?;
-        }
+        let feeds = std::mem::take(&mut self.feed).into_iter().collect();
+        super::watermark::publish_feeds(self.store, feeds)?;
         self.store.flush()
     }
 }
@@ -401,7 +451,7 @@ mod tests {
         }
         body.extend(b"{\"v\":1,\"crc\":\"0000");
         fs::write(dir.join("f.ndjson"), &body).unwrap();
-        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        let r = drain_once(&paths, &store);
         assert_eq!((r.records, r.applied, r.torn_tails), (60, 60, 1), "{r:?}");
         assert_eq!(handoff_ids(&store, "f").len(), 60);
         assert!(spool::list_files(&paths.spool).is_empty());
@@ -417,9 +467,74 @@ mod tests {
         let mut body = spool::encode(&hostile);
         body.extend(spool::encode(&handoff_rec(1, "ok".into())));
         fs::write(dir.join("f.ndjson"), &body).unwrap();
-        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        let r = drain_once(&paths, &store);
         assert_eq!((r.bad_lines, r.applied), (1, 1), "{r:?}");
         assert_eq!(handoff_ids(&store, "f").len(), 1);
+    }
+
+    /// A claim by `session` in fleet `f`, queued in the MCP spool.
+    fn queue_claim(dir: &Path, n: u64, session: &str) {
+        let payload = json!({"repo": "r", "paths": [format!("src/{n}")], "reason": "x",
+            "ttl_secs": 600});
+        let mut rec = batch::test_record(n, "f", "fleet_claim", payload);
+        rec.session = session.into();
+        fs::write(dir.join("f.ndjson"), spool::encode(&rec)).unwrap();
+    }
+
+    fn roster_sessions(store: &dyn Store, paths: &Paths) -> Vec<String> {
+        let host = roster::host_id(paths).unwrap();
+        let (b, _) = store.get(&keys::roster("f", &host)).unwrap().unwrap();
+        let r: roster::RosterObj = serde_json::from_slice(&b).unwrap();
+        r.sessions.into_iter().map(|p| p.session).collect()
+    }
+
+    /// A daemon's next drain neither creates the fleet's marker again nor reads its
+    /// roster back; but once another process of the home (a one-shot `ctxlake sync`)
+    /// flushed the roster in between, it reads the lake's again, and keeps that
+    /// process's session.
+    #[test]
+    fn a_carried_roster_is_reused_until_another_process_flushed() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let store = crate::lake::logged::Logged::open(&d.path().join("lake"));
+        let dir = paths.spool.join("mcp");
+        fs::create_dir_all(&dir).unwrap();
+        let wait = Duration::from_millis(50);
+        let mut daemon = Carry::default();
+        let drain_as = |carry: &mut Carry, n: u64, session: &str| {
+            queue_claim(&dir, n, session);
+            store.take();
+            let r = drain(&paths, &store, wait, carry, &mut |_, _| {}).unwrap();
+            assert_eq!(r.applied, 1, "{r:?}");
+            store.take()
+        };
+        let first = drain_as(&mut daemon, 1, "s1");
+        let host = roster::host_id(&paths).unwrap();
+        let roster_key = keys::roster("f", &host);
+        assert!(first.contains(&format!("create {}", keys::fleet_marker("f"))));
+        assert!(first.contains(&format!("get {roster_key}")));
+        let second = drain_as(&mut daemon, 2, "s1");
+        assert_eq!(
+            second,
+            vec![format!("put {roster_key}")],
+            "only the roster's PUT"
+        );
+        let one_shot = drain_as(&mut Carry::default(), 3, "s2");
+        assert!(one_shot.contains(&format!("get {roster_key}")));
+        let third = drain_as(&mut daemon, 4, "s3");
+        assert!(
+            third.contains(&format!("get {roster_key}")),
+            "the kept copy changed: read again ({third:?})"
+        );
+        let mut sessions = roster_sessions(&store, &paths);
+        sessions.sort();
+        assert_eq!(sessions, ["s1", "s2", "s3"]);
+    }
+
+    /// A one-shot sync's drain.
+    fn drain_once(paths: &Paths, store: &dyn Store) -> DrainReport {
+        let wait = Duration::from_millis(50);
+        drain(paths, store, wait, &mut Carry::default(), &mut |_, _| {}).unwrap()
     }
 
     /// A temporary home and local lake, and the home's (created) MCP spool directory.
@@ -461,7 +576,7 @@ mod tests {
         fs::write(&sealed, &body).unwrap();
         // The crashed run had marked its flush of the file's first block open.
         write_mark(&watermark(&paths, &sealed), 0, true).unwrap();
-        let r = drain(&paths, &store, Duration::from_millis(50), &mut |_, _| {}).unwrap();
+        let r = drain_once(&paths, &store);
         let mut ids = handoff_ids(&store, "f");
         ids.sort();
         let want: Vec<String> = recs.iter().map(|r| r.id.clone()).collect();

@@ -15,6 +15,8 @@ pub mod digest;
 pub mod drain;
 pub mod health;
 pub mod keys;
+#[cfg(test)]
+pub(crate) mod logged;
 pub mod maint;
 pub mod manifest;
 pub mod mirror;

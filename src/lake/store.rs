@@ -62,6 +62,11 @@ pub trait Store {
     fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
         items.iter().map(|(k, b)| self.create(k, b)).collect()
     }
+    /// `put` for each item; a remote store keeps several in flight. An error fails the
+    /// batch (some items may have landed: overwrites are safe to resend).
+    fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
+        items.iter().try_for_each(|(k, b)| self.put(k, b).map(drop))
+    }
     /// `get` for each key, answers in order; a remote store keeps several in flight.
     fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
         keys.iter().map(|k| self.get(k)).collect()

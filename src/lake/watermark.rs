@@ -106,17 +106,38 @@ pub(crate) struct FeedEntry {
 /// Name `listed` in the fleet's feed. Minted on the lake clock; an entry that itself
 /// landed late is written again under a fresh key (a duplicate entry is harmless).
 pub(crate) fn publish_feed(store: &dyn Store, fleet: &str, listed: Vec<String>) -> Result<()> {
-    if listed.is_empty() {
-        return Ok(());
-    }
-    let body = serde_json::to_vec(&FeedEntry { keys: listed }).unwrap_or_default();
+    publish_feeds(store, vec![(fleet.to_string(), listed)])
+}
+
+/// `publish_feed` for several fleets at once: one round of creates, then one more for
+/// each entry that landed late.
+pub(crate) fn publish_feeds(store: &dyn Store, feeds: Vec<(String, Vec<String>)>) -> Result<()> {
+    let mut pending: Vec<(String, Vec<u8>)> = feeds
+        .into_iter()
+        .filter(|(_, listed)| !listed.is_empty())
+        .map(|(fleet, keys)| {
+            (
+                fleet,
+                serde_json::to_vec(&FeedEntry { keys }).unwrap_or_default(),
+            )
+        })
+        .collect();
     for _ in 0..8 {
-        let now = store.now_ms()?;
-        let key = keys::feed_entry(fleet, &lake_ulid(now, &body));
-        match store.create(&key, &body)? {
-            Created::Yes(at) if !is_late(&key, at) => return Ok(()),
-            _ => continue,
+        if pending.is_empty() {
+            return Ok(());
         }
+        let now = store.now_ms()?;
+        let items: Vec<(String, Vec<u8>)> = pending
+            .iter()
+            .map(|(fleet, body)| (keys::feed_entry(fleet, &lake_ulid(now, body)), body.clone()))
+            .collect();
+        let created = store.create_many(&items)?;
+        let landed = |(key, _): &(String, Vec<u8>), c: &Created| matches!(c, Created::Yes(at) if !is_late(key, *at));
+        let mut done = items.iter().zip(&created).map(|(i, c)| landed(i, c));
+        pending.retain(|_| !done.next().unwrap_or(false));
+    }
+    if pending.is_empty() {
+        return Ok(());
     }
     Err(crate::error::Error::storage(
         "feed_late",
@@ -197,6 +218,26 @@ mod tests {
         publish_feed(&s, "f", vec![old.clone()]).unwrap();
         let feed = Mark::default().scan(&s, &keys::feed("f")).unwrap();
         assert_eq!(feed_keys(&s, &feed).unwrap(), [old]);
+    }
+
+    /// A drain names its keys in every fleet's feed with one round of creates, and a
+    /// fleet with nothing to name gets no entry.
+    #[test]
+    fn several_feeds_are_published_in_one_round() {
+        let d = tempfile::tempdir().unwrap();
+        let s = crate::lake::logged::Logged::open(d.path());
+        let (a, b) = ("sessions/f/a/s/x.ndjson", "sessions/g/a/s/y.ndjson");
+        let feeds = vec![
+            ("f".to_string(), vec![a.to_string()]),
+            ("g".to_string(), vec![b.to_string()]),
+            ("h".to_string(), vec![]),
+        ];
+        publish_feeds(&s, feeds).unwrap();
+        assert_eq!(s.count("create"), 2, "{:?}", s.take());
+        for (fleet, want) in [("f", vec![a]), ("g", vec![b]), ("h", vec![])] {
+            let entries = Mark::default().scan(&s, &keys::feed(fleet)).unwrap();
+            assert_eq!(feed_keys(&s, &entries).unwrap(), want, "fleet {fleet}");
+        }
     }
 
     #[test]

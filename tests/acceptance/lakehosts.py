@@ -113,6 +113,8 @@ class Host:
             # A loaded 2-core machine can make a debug hook miss the release budget.
             "CTXLAKE_HOOK_BUDGET_MS": "20000",
         }
+        if os.environ.get("CTXLAKE_TRACE_SYNC"):  # phase times for a post-mortem (--keep)
+            self.base["CTXLAKE_TRACE_SYNC"] = os.environ["CTXLAKE_TRACE_SYNC"]
         self.sync_proc, self.sync_runs = None, 0
 
     def env(self, agent="operator", session="s-operator", fleet="default"):

@@ -5,6 +5,8 @@
 mod fetch;
 mod prefetch;
 mod state;
+#[cfg(test)]
+mod tests;
 
 pub use prefetch::prefetch;
 use state::State;
@@ -33,12 +35,69 @@ pub struct MirrorReport {
     pub bad_lines: usize,
 }
 
+/// Mirror `fleets`: every fleet's roster first (see [`Begun`]), then the rest of each,
+/// calling `after(fleet)` once a fleet is done. The fleets in `empty` (see [`is_empty`])
+/// get empty cache files and cost no request.
+pub fn mirror_all(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleets: &[String],
+    empty: &[String],
+    mut after: impl FnMut(&str) -> Result<()>,
+) -> Result<Vec<MirrorReport>> {
+    let begun = fleets
+        .iter()
+        .map(|f| begin(paths, store, f, empty.contains(f)))
+        .collect::<Result<Vec<_>>>()?;
+    super::trace::sync("rosters", store.requests());
+    let mut out = Vec::new();
+    for b in begun {
+        let fleet = b.fleet.clone();
+        out.push(finish(paths, config, store, b)?);
+        after(&fleet)?;
+    }
+    Ok(out)
+}
+
+/// One fleet, both stages.
+#[cfg(test)]
 pub fn mirror(
     paths: &Paths,
     config: &Config,
     store: &dyn Store,
     fleet: &str,
 ) -> Result<MirrorReport> {
+    let begun = begin(paths, store, fleet, false)?;
+    finish(paths, config, store, begun)
+}
+
+/// Whether mirroring `fleet` can skip the lake: the lake has no marker for it (so no
+/// object either: a drain creates the marker before a fleet's first object) and this
+/// host holds no mirror state of it. Its cache is then empty, and it stays so without a
+/// request until a marker shows up; no watermark moves meanwhile, so nothing written
+/// after the fleet listing is skipped.
+pub fn is_empty(paths: &Paths, store: &dyn Store, fleet: &str, in_lake: &[String]) -> bool {
+    !in_lake.iter().any(|f| f == fleet) && state::read(paths, fleet, &store.url()).is_none()
+}
+
+/// A fleet's mirror between its two stages. A pass runs [`begin`] for every fleet, then
+/// [`finish`] for each: who holds which path is the news other hosts wait for, so every
+/// fleet's roster reaches the cache before any fleet's sessions, handoffs and snapshot.
+struct Begun {
+    fleet: String,
+    st: State,
+    lake_now: i64,
+    generated_at: String,
+    url: String,
+    agents: usize,
+    /// Nothing to fetch and no state to write (see [`is_empty`]).
+    empty: bool,
+}
+
+/// Stage one: read the fleet's mirror state, fetch changed rosters and presences, and
+/// write `roster.json` (live agents and their leases).
+fn begin(paths: &Paths, store: &dyn Store, fleet: &str, empty: bool) -> Result<Begun> {
     // Taken before any listing: the watermarks move to it.
     let lake_now = store.now_ms()?;
     let offset = lake_now - crate::time::now_ms();
@@ -52,7 +111,46 @@ pub fn mirror(
             ..State::default()
         }
     });
-    fetch::live(store, fleet, &mut st)?;
+    if !empty {
+        fetch::live(store, fleet, &mut st)?;
+    }
+    let agents = roster(&st, lake_now);
+    let n = agents.len();
+    let roster = Roster {
+        generated_at: generated_at.clone(),
+        lake_clock_offset_ms: offset,
+        agents,
+    };
+    // Newer than the state until `finish` writes it: if the pass fails in between, the
+    // next one fetches the same rosters again and writes the same file.
+    write(paths, fleet, cache::ROSTER, &roster)?;
+    Ok(Begun {
+        fleet: fleet.to_string(),
+        st,
+        lake_now,
+        generated_at,
+        url,
+        agents: n,
+        empty,
+    })
+}
+
+/// Stage two: new session segments, handoffs and the snapshot; the other cache files and
+/// the mirror state.
+fn finish(paths: &Paths, config: &Config, store: &dyn Store, begun: Begun) -> Result<MirrorReport> {
+    let Begun {
+        fleet,
+        mut st,
+        lake_now,
+        generated_at,
+        url,
+        agents,
+        empty,
+    } = begun;
+    let fleet = fleet.as_str();
+    if empty {
+        return finish_empty(paths, fleet, generated_at, url);
+    }
     let fed = fetch::feed(store, fleet, &mut st, lake_now)?;
     let touched = fetch::segments(paths, store, fleet, &mut st, &fed)?;
     let mut bad_lines = 0;
@@ -70,22 +168,15 @@ pub fn mirror(
         }
     }
 
-    let agents = roster(&st, lake_now);
     let sessions = history(&st, lake_now, idle_ms);
     let mut report = MirrorReport {
         fleet: fleet.into(),
-        agents: agents.len(),
+        agents,
         sessions: sessions.len(),
         handoffs: st.notes.len(),
         bad_lines,
         ..Default::default()
     };
-    let roster = Roster {
-        generated_at: generated_at.clone(),
-        lake_clock_offset_ms: offset,
-        agents,
-    };
-    write(paths, fleet, cache::ROSTER, &roster)?;
     let history = History {
         generated_at: generated_at.clone(),
         sessions,
@@ -109,6 +200,36 @@ pub fn mirror(
     write(paths, fleet, cache::PIPELINE, &pipeline)?;
     state::write(paths, fleet, &st)?;
     Ok(report)
+}
+
+/// `finish` for a fleet with nothing in the lake: empty cache files, no state.
+fn finish_empty(
+    paths: &Paths,
+    fleet: &str,
+    generated_at: String,
+    url: String,
+) -> Result<MirrorReport> {
+    let history = History {
+        generated_at: generated_at.clone(),
+        sessions: Vec::new(),
+    };
+    write(paths, fleet, cache::HISTORY, &history)?;
+    let handoffs = Handoffs {
+        generated_at: generated_at.clone(),
+        handoffs: Vec::new(),
+    };
+    write(paths, fleet, cache::HANDOFFS, &handoffs)?;
+    let pipeline = Pipeline {
+        last_sync: Some(generated_at),
+        last_maint: None,
+        snapshot_id: None,
+        store: Some(url),
+    };
+    write(paths, fleet, cache::PIPELINE, &pipeline)?;
+    Ok(MirrorReport {
+        fleet: fleet.into(),
+        ..Default::default()
+    })
 }
 
 /// Live agents and their unexpired leases, from the rosters and presences held.

@@ -50,6 +50,7 @@ pub fn prefetch<'a>(
         .collect();
     let plan: Vec<Listing> = states.iter().flat_map(|(f, st)| listings(f, st)).collect();
     let got = store.list_many(&plan)?;
+    crate::lake::trace::sync("prefetch listed", store.requests());
     let lists: HashMap<Listing, Vec<Object>> = plan.into_iter().zip(got).collect();
     let keys: Vec<String> = states
         .iter()
@@ -165,6 +166,9 @@ impl Store for Prefetched<'_> {
     fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
         self.inner.create_many(items)
     }
+    fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
+        self.inner.put_many(items)
+    }
     /// Prefetched answers in place; the rest in one batch from the store.
     fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
         let mut held: Vec<Option<Option<Got>>> = keys.iter().map(|k| self.take_got(k)).collect();
@@ -208,59 +212,7 @@ impl Store for Prefetched<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lake::store::LocalStore;
-
-    /// Counts the listings and GETs that reach the store outside a prefetch.
-    struct Counting {
-        inner: LocalStore,
-        single: Cell<usize>,
-        prefetching: Cell<bool>,
-    }
-
-    impl Counting {
-        fn count(&self, n: usize) {
-            if !self.prefetching.get() {
-                self.single.set(self.single.get() + n);
-            }
-        }
-    }
-
-    impl Store for Counting {
-        fn url(&self) -> String {
-            self.inner.url()
-        }
-        fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
-            self.count(1);
-            self.inner.get(key)
-        }
-        fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
-            self.count(keys.len());
-            self.inner.get_many(keys)
-        }
-        fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
-            self.inner.put(key, bytes)
-        }
-        fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
-            self.inner.create(key, bytes)
-        }
-        fn list(&self, prefix: &str) -> Result<Vec<Object>> {
-            self.count(1);
-            self.inner.list(prefix)
-        }
-        fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
-            self.count(1);
-            self.inner.list_after(prefix, after)
-        }
-        fn list_many(&self, lists: &[(String, Option<String>)]) -> Result<Vec<Vec<Object>>> {
-            self.inner.list_many(lists)
-        }
-        fn delete(&self, key: &str) -> Result<()> {
-            self.inner.delete(key)
-        }
-        fn now_ms(&self) -> Result<i64> {
-            self.inner.now_ms()
-        }
-    }
+    use crate::lake::logged::Logged;
 
     /// After a prefetch, mirroring every fleet (first pass and later ones) lists and GETs
     /// nothing on its own: each request the mirror makes was planned.
@@ -268,11 +220,7 @@ mod tests {
     fn every_listing_a_mirror_makes_is_prefetched() {
         let d = tempfile::tempdir().unwrap();
         let paths = Paths::with_overrides(d.path().join("home"), None, None);
-        let store = Counting {
-            inner: LocalStore::open(&d.path().join("lake")).unwrap(),
-            single: Cell::new(0),
-            prefetching: Cell::new(false),
-        };
+        let store = Logged::open(&d.path().join("lake"));
         let fleets = ["f".to_string(), "g".to_string()];
         let config = crate::config::Config::default();
         for pass in 0..3 {
@@ -286,13 +234,16 @@ mod tests {
             store
                 .create(&keys::handoff("g", &id), note.to_string().as_bytes())
                 .unwrap();
-            store.prefetching.set(true);
             let listed = prefetch(&paths, &store, &fleets).unwrap();
-            store.prefetching.set(false);
+            store.take();
             for f in &fleets {
                 super::super::mirror(&paths, &config, &listed, f).unwrap();
             }
-            assert_eq!(store.single.get(), 0, "pass {pass} listed on its own");
+            assert_eq!(
+                store.take(),
+                Vec::<String>::new(),
+                "pass {pass} sent its own"
+            );
             assert!(
                 listed.lists.borrow().is_empty(),
                 "pass {pass}: a planned listing went unused"

@@ -44,6 +44,18 @@ pub(crate) struct Own {
     recent: Vec<String>,
     warning: Option<String>,
     dirty: bool,
+    /// The kept copy's file as this value last saw it (see [`Own::still_current`]).
+    kept_seen: Option<FileStamp>,
+}
+
+/// A file's identity and size: an atomic rewrite (a new inode) or any change of length
+/// tells it apart.
+type FileStamp = (u64, u64, std::time::SystemTime);
+
+fn stamp(path: &Path) -> Option<FileStamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.ino(), m.len(), m.modified().ok()?))
 }
 
 impl Own {
@@ -53,6 +65,8 @@ impl Own {
     pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str) -> Result<Own> {
         let mut host = super::host_id(paths)?;
         let kept_file = kept::path(paths, fleet);
+        // Before the read: a rewrite in between then shows as a change later.
+        let kept_seen = stamp(&kept_file);
         let kept = kept::read(&kept_file, fleet);
         let mut key = keys::roster(fleet, &host);
         let lake = match store.get(&key)? {
@@ -98,7 +112,16 @@ impl Own {
             recent,
             warning,
             dirty,
+            kept_seen,
         })
+    }
+
+    /// Whether this value still is this home's roster, so a drain may reuse it instead
+    /// of reading the lake's copy again: nothing written since, and no other process of
+    /// this home (a one-shot `ctxlake sync` beside the daemon) flushed the roster since,
+    /// which it tells by the kept copy it rewrites before every PUT.
+    pub(crate) fn still_current(&self) -> bool {
+        !self.dirty && self.kept_seen.is_some() && self.kept_seen == stamp(&self.kept_file)
     }
 
     /// The one-time message a load had for the person (a clone, a damaged roster).
@@ -185,10 +208,23 @@ impl Own {
     }
 
     /// Write the roster when anything was applied: expired sessions pruned, the windows
-    /// of spool files gone from `spool` dropped, this flush's windows added.
+    /// of spool files gone from `spool` dropped, this flush's windows added. (A drain
+    /// uses the two steps below; this is their sum, for the tests.)
+    #[cfg(test)]
     pub(crate) fn flush(&mut self, store: &dyn Store, spool: &Path, now: i64) -> Result<()> {
+        if let Some((key, bytes)) = self.prepare(spool, now)? {
+            store.put(&key, &bytes)?;
+            self.landed(store);
+        }
+        Ok(())
+    }
+
+    /// `flush` in two steps, so a drain PUTs the rosters of all its fleets at once: the
+    /// key and bytes to PUT when anything was applied (this home's copy already kept),
+    /// then [`Own::landed`] once the PUT succeeded.
+    pub(crate) fn prepare(&mut self, spool: &Path, now: i64) -> Result<Option<(String, Vec<u8>)>> {
         if !self.dirty {
-            return Ok(());
+            return Ok(None);
         }
         self.entries.retain(|_, p| !super::expired(p, now));
         let mut windows = std::mem::take(&mut self.windows);
@@ -213,14 +249,18 @@ impl Own {
                 roster: obj,
             },
         )?;
-        store.put(&self.key, &bytes)?;
+        self.kept_seen = stamp(&self.kept_file);
+        Ok(Some((self.key.clone(), bytes)))
+    }
+
+    /// The PUT of [`Own::prepare`]'s roster landed.
+    pub(crate) fn landed(&mut self, store: &dyn Store) {
         // Only this host ever wrote them. A replay of this flush's block is still caught by
         // the window just written, which holds the ids the legacy objects carried over.
         for key in std::mem::take(&mut self.taken_over) {
             let _ = store.delete(&key);
         }
         self.dirty = false;
-        Ok(())
     }
 }
 

@@ -188,12 +188,18 @@ impl Store for S3Store {
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
-        let path = self.path(key)?;
-        // object_store does not resend a PUT whose answer was lost; an overwrite is
-        // idempotent, so it is sent again here.
-        settle::again(|| self.put_raw(&path, bytes, PutMode::Overwrite))
-            .map_err(|e| self.fail("write", key, e))?;
+        self.now_ms()?; // measured (sync) before the request goes async
+        self.rt.block_on(settle::put(self, key, bytes))?;
         self.now_ms()
+    }
+
+    fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
+        self.now_ms()?;
+        let sent = stream::iter(items)
+            .map(|(k, b)| settle::put(self, k, b))
+            .buffered(IN_FLIGHT);
+        let done: Vec<Result<()>> = self.rt.block_on(sent.collect());
+        done.into_iter().collect()
     }
 
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {

@@ -59,6 +59,28 @@ pub(super) async fn create(s: &S3Store, key: &str, bytes: &[u8]) -> Result<Creat
     Err(e)
 }
 
+/// One overwrite. object_store does not resend a PUT whose answer was lost; an overwrite
+/// is idempotent, so it is sent again here (as `again` does for blocking requests).
+pub(super) async fn put(s: &S3Store, key: &str, bytes: &[u8]) -> Result<()> {
+    let path = s.path(key)?;
+    let mut attempt = 0;
+    loop {
+        s.count();
+        let payload = PutPayload::from(bytes.to_vec());
+        let sent =
+            s.os.put_opts(&path, payload, PutOptions::from(PutMode::Overwrite));
+        match sent.await {
+            Ok(_) => return Ok(()),
+            Err(e @ object_store::Error::NotFound { .. }) => return Err(no_bucket(s, e)),
+            Err(_) if attempt + 1 < ATTEMPTS => {
+                attempt += 1;
+                tokio::time::sleep(backoff(attempt)).await;
+            }
+            Err(e) => return Err(s.fail("write", key, e)),
+        }
+    }
+}
+
 fn no_bucket(s: &S3Store, e: object_store::Error) -> Error {
     Error::storage(
         "store_failed",

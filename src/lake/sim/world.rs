@@ -268,8 +268,14 @@ impl World {
         for h in 0..self.hosts.len() {
             self.host_clock(h);
             let wait = self.config.lock_wait();
-            lake::drain::drain(&self.hosts[h].paths, &self.store, wait, &mut |_, _| {})
-                .map_err(|e| format!("fault-free drain on host{h} failed: {}", e.message))?;
+            lake::drain::drain(
+                &self.hosts[h].paths,
+                &self.store,
+                wait,
+                &mut Default::default(),
+                &mut |_, _| {},
+            )
+            .map_err(|e| format!("fault-free drain on host{h} failed: {}", e.message))?;
         }
         for h in 0..self.hosts.len() {
             self.host_clock(h);
@@ -291,11 +297,15 @@ fn run(paths: &Paths, config: &Config, store: &SimStore, maint: bool, writer: &s
         return Ok(());
     }
     lake::store::probe(store)?;
-    lake::drain::drain(paths, store, config.lock_wait(), &mut |_, _| {})?;
+    lake::drain::drain(
+        paths,
+        store,
+        config.lock_wait(),
+        &mut Default::default(),
+        &mut |_, _| {},
+    )?;
     let fleets = lake::fleets(store)?;
     let listed = lake::mirror::prefetch(paths, store, &fleets)?;
-    for f in fleets {
-        lake::mirror::mirror(paths, config, &listed, &f)?;
-    }
+    lake::mirror::mirror_all(paths, config, &listed, &fleets, &[], |_| Ok(()))?;
     Ok(())
 }
