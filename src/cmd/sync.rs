@@ -110,36 +110,28 @@ pub fn once(
     if probe {
         lake::health::probe(&ctx.paths, store)?;
     }
+    // Listed before the drain, so the drain knows which fleet markers exist.
+    carry.listed(&lake::fleets(store)?);
+    trace("fleets listed");
     let drained = drain(ctx, g, store, carry)?;
     trace("drained");
-    let in_lake = lake::fleets(store)?;
-    carry.listed(&in_lake);
-    // This host's own fleet is mirrored (its cache written) even before it has a marker.
-    let scope = &ctx.scope.fleet;
-    let empty: Vec<String> = lake::mirror::is_empty(&ctx.paths, store, scope, &in_lake)
-        .then(|| scope.clone())
-        .into_iter()
-        .collect();
-    let mut fleets = in_lake.clone();
-    if !fleets.contains(scope) {
-        fleets.push(scope.clone());
-    }
-    trace("fleets listed");
-    let to_list: Vec<String> = fleets
-        .iter()
-        .filter(|f| !empty.contains(f))
-        .cloned()
-        .collect();
-    let listed = lake::mirror::prefetch(&ctx.paths, store, &to_list)?;
+    let plan = lake::mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
+    let listed = lake::mirror::prefetch(&ctx.paths, store, &plan.to_list())?;
     trace("prefetched");
-    let fleets =
-        lake::mirror::mirror_all(&ctx.paths, &ctx.config, &listed, &fleets, &empty, |f| {
+    let fleets = lake::mirror::mirror_all(
+        &ctx.paths,
+        &ctx.config,
+        &listed,
+        &plan.fleets,
+        &plan.empty,
+        |f| {
             trace(&format!("mirrored {f}"));
             // The hook's session-start briefing, pre-rendered so the hook stays within budget.
             let mut fleet_ctx = ctx.clone();
             fleet_ctx.scope.fleet = f.to_string();
             crate::fleet::briefing::write(&fleet_ctx)
-        })?;
+        },
+    )?;
     let requests = store.requests() - sent_before;
     lake::health::sync_finished(&ctx.paths, store, requests);
     Ok(SyncOutput {

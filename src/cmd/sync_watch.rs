@@ -97,7 +97,8 @@ fn step(
     };
     let pass = |(s, probe): (Box<dyn lake::Store>, bool)| -> Result<(_, SyncOutput)> {
         if probe {
-            // A reopened store may be another lake (the config changed): learn it afresh.
+            // Reopened after a failure: the lake may have changed meanwhile (wiped, or
+            // restored from a backup), so what the drains learnt is learnt afresh.
             *carry = Carry::default();
         }
         let out = match full {

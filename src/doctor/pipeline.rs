@@ -25,10 +25,17 @@ pub(crate) fn check(paths: &Paths, config: &Config, sync_unit: &Path) -> Vec<Che
     let stale_cache = (config.sync_interval_secs as i64 * 4).max(300);
     for fleet in fleets(paths) {
         let roster = cache::read::<Roster>(paths, &fleet, cache::ROSTER);
+        // A pass writes the roster first and the pipeline last: the older of the two says
+        // when a pass last finished (a pass failing after its rosters keeps them fresh).
+        let finished = cache::read::<Pipeline>(paths, &fleet, cache::PIPELINE)
+            .data
+            .and_then(|p| p.last_sync)
+            .and_then(|t| cache::age_secs(&t, now));
         let age = roster
             .data
             .as_ref()
-            .and_then(|r| cache::age_secs(&r.generated_at, now));
+            .and_then(|r| cache::age_secs(&r.generated_at, now))
+            .map(|a| finished.map_or(a, |f| a.max(f)));
         out.push(match (age, roster.problem) {
             (Some(a), _) if a <= stale_cache => Check::ok(
                 G,
@@ -181,5 +188,44 @@ fn maint(paths: &Paths, fleet: &str, now: i64) -> Check {
             format!("maint never ran for this fleet, {snap_saw}"),
         )
         .fix("ctxlake maint"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::format_ms;
+
+    /// A pass that keeps failing after writing its rosters leaves `roster.json` fresh and
+    /// the pipeline old: the cache is reported as old as the last pass that finished.
+    #[test]
+    fn the_cache_is_as_old_as_the_last_pass_that_finished() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().join("home"), None, None);
+        let now = crate::time::now_ms();
+        let write = |name: &str, v: serde_json::Value| {
+            let f = paths.cache_file("f", name);
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, v.to_string()).unwrap();
+        };
+        write(
+            cache::ROSTER,
+            serde_json::json!({"generated_at": format_ms(now), "agents": []}),
+        );
+        let cache_check = |last_sync_ms: i64| {
+            write(
+                cache::PIPELINE,
+                serde_json::json!({"last_sync": format_ms(last_sync_ms)}),
+            );
+            let checks = check(&paths, &Config::default(), &d.path().join("no-unit"));
+            let c = checks.into_iter().find(|c| c.name == "cache `f`").unwrap();
+            format!("{:?}: {}", c.status, c.saw)
+        };
+        assert!(cache_check(now).starts_with("Ok"), "{}", cache_check(now));
+        let hour_ago = cache_check(now - 3_600_000);
+        assert!(
+            hour_ago.starts_with("Warn") && hour_ago.contains("60m old"),
+            "{hour_ago}"
+        );
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::roster;
 use super::store::Store;
@@ -56,10 +56,14 @@ pub struct DrainReport {
     pub warnings: Vec<String>,
 }
 
-/// How long a drain may reuse this host's roster from an earlier drain before it reads
-/// the lake's copy again: the longest another home sharing this host id (a cloned image)
-/// goes unnoticed by a running `sync --watch`.
-const ROSTER_REUSE: Duration = Duration::from_secs(30);
+/// How long (ms of wall clock, so a laptop's sleep counts) a drain may reuse this host's
+/// roster from an earlier drain before it reads the lake's copy again: the longest
+/// another home sharing this host id (a cloned image) goes unnoticed by a running
+/// `sync --watch`.
+const ROSTER_REUSE_MS: i64 = 30_000;
+
+/// A roster carried between drains, with the wall-clock time (ms) it was read.
+type Carried = (roster::Own, i64);
 
 /// What one drain leaves for the next in a long-lived `sync --watch`, so that draining a
 /// few records costs a few requests: the fleets whose marker the lake holds (no create
@@ -68,19 +72,29 @@ const ROSTER_REUSE: Duration = Duration::from_secs(30);
 #[derive(Default)]
 pub struct Carry {
     marked: HashSet<String>,
-    rosters: HashMap<String, (roster::Own, Instant)>,
+    rosters: HashMap<String, Carried>,
 }
 
 impl Carry {
     /// The fleets a pass found in the lake: exactly these have a marker.
+    /// A fleet missing from the listing lost its marker (the lake was wiped and made
+    /// again): its roster is read afresh, and its next drain creates the marker.
     pub fn listed(&mut self, fleets: &[String]) {
         self.marked = fleets.iter().cloned().collect();
+        self.rosters.retain(|f, _| self.marked.contains(f));
+    }
+
+    /// The fleets whose marker the lake holds, sorted: listed, or created since.
+    pub fn fleets(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.marked.iter().cloned().collect();
+        out.sort();
+        out
     }
 }
 
 /// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
 /// lock. `progress(done, total)` is called per chunk. `carry` holds what earlier drains
-/// of this process learnt; a failed drain empties it.
+/// of this process learnt; a failed drain forgets the rosters it carried.
 pub fn drain(
     paths: &Paths,
     store: &dyn Store,
@@ -280,7 +294,7 @@ struct Applier<'a> {
     lake_offset_ms: i64,
     /// This host's roster of each fleet, read on the fleet's first presence record
     /// (unless an earlier drain's is reused), with when it was read.
-    rosters: HashMap<String, (roster::Own, Instant)>,
+    rosters: HashMap<String, Carried>,
     /// Fleets whose marker the lake holds (see `Carry`).
     marked: &'a mut HashSet<String>,
     paths: Paths,
@@ -302,10 +316,11 @@ impl<'a> Applier<'a> {
         store: &'a dyn Store,
         paths: &Paths,
         marked: &'a mut HashSet<String>,
-        mut rosters: HashMap<String, (roster::Own, Instant)>,
+        mut rosters: HashMap<String, Carried>,
     ) -> Result<Self> {
         let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
-        rosters.retain(|_, (own, at)| at.elapsed() < ROSTER_REUSE && own.still_current());
+        let now = crate::time::now_ms();
+        rosters.retain(|_, (own, at)| now - *at < ROSTER_REUSE_MS && own.still_current());
         Ok(Applier {
             store,
             lake_offset_ms,
@@ -387,7 +402,7 @@ impl<'a> Applier<'a> {
             let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
             self.warnings.extend(own.take_warning());
             self.rosters
-                .insert(rec.fleet.clone(), (own, Instant::now()));
+                .insert(rec.fleet.clone(), (own, crate::time::now_ms()));
         }
         let now = self.lake_now();
         let (own, _) = self
@@ -404,13 +419,20 @@ impl<'a> Applier<'a> {
     fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
         self.send_creates(report, recheck)?;
         let now = self.lake_now();
-        let mut puts = Vec::new();
-        for (own, _) in self.rosters.values_mut() {
-            puts.extend(own.prepare(&self.paths.spool, now)?);
+        let (mut puts, mut written) = (Vec::new(), Vec::new());
+        for (fleet, (own, _)) in self.rosters.iter_mut() {
+            if let Some(put) = own.prepare(&self.paths.spool, now)? {
+                puts.push(put);
+                written.push(fleet.clone());
+            }
         }
         self.store.put_many(&puts)?;
-        for (own, _) in self.rosters.values_mut() {
-            own.landed(self.store);
+        // Only the rosters just written: an unchanged one may hold a legacy presence it
+        // took over, whose object must stay until a roster holding its session lands.
+        for fleet in written {
+            if let Some((own, _)) = self.rosters.get_mut(&fleet) {
+                own.landed(self.store);
+            }
         }
         let mut segments = Vec::new();
         for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {

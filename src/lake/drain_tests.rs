@@ -86,7 +86,7 @@ fn a_carried_roster_is_reused_until_another_process_flushed() {
     let second = drain_as(&mut daemon, 2, "s1");
     assert_eq!(
         second,
-        vec![format!("put {roster_key}")],
+        ["round put 1".to_string(), format!("put {roster_key}")],
         "only the roster's PUT"
     );
     let one_shot = drain_as(&mut Carry::default(), 3, "s2");
@@ -164,4 +164,56 @@ fn handoff_ids(store: &LocalStore, fleet: &str) -> Vec<String> {
         ids.extend(notes.into_iter().map(|n| n.id));
     }
     ids
+}
+
+/// A drain that writes one fleet's roster leaves alone a legacy presence another fleet's
+/// unchanged roster took over (its only record was a replay): no roster holds that
+/// session yet, so deleting the object would lose the session and its lease.
+#[test]
+fn a_legacy_presence_stays_until_a_roster_holding_its_session_lands() {
+    let (_d, paths, store, dir) = home();
+    let claim = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
+    let old = batch::test_record(1, "f", "fleet_claim", claim.clone());
+    let mut p = crate::lake::presence::PresenceObj::new(&old);
+    p.apply(&old, 1_000);
+    p.applied.push(old.id.clone());
+    let legacy = keys::presence("f", &old.agent, &old.session);
+    store
+        .put(&legacy, &serde_json::to_vec(&p).unwrap())
+        .unwrap();
+    let other = batch::test_record(2, "g", "fleet_claim", claim);
+    let mut body = spool::encode(&old);
+    body.extend(spool::encode(&other));
+    fs::write(dir.join("f.ndjson"), &body).unwrap();
+    let r = drain_once(&paths, &store);
+    assert_eq!((r.applied, r.already_applied), (1, 1), "{r:?}");
+    assert!(
+        store.get(&legacy).unwrap().is_some(),
+        "the legacy presence of a session no roster holds was deleted"
+    );
+}
+
+/// A home that took a new host id (a clone was noticed, or `state/host-id` was lost)
+/// writes under the new key at its next drain, not under the carried roster's.
+#[test]
+fn a_carried_roster_is_dropped_when_the_host_id_changed() {
+    let (_d, paths, store, dir) = home();
+    let mut daemon = Carry::default();
+    let wait = Duration::from_millis(50);
+    queue_claim(&dir, 1, "s1");
+    drain(&paths, &store, wait, &mut daemon, &mut |_, _| {}).unwrap();
+    let old = roster::host_id(&paths).unwrap();
+    let new = roster::mint_host_id(&paths).unwrap();
+    assert_ne!(old, new);
+    queue_claim(&dir, 2, "s2");
+    drain(&paths, &store, wait, &mut daemon, &mut |_, _| {}).unwrap();
+    let host_of = |h: &str| store.get(&keys::roster("f", h)).unwrap().map(|(b, _)| b);
+    let written: roster::RosterObj = serde_json::from_slice(&host_of(&new).unwrap()).unwrap();
+    assert_eq!(written.host, new);
+    let old_roster: roster::RosterObj = serde_json::from_slice(&host_of(&old).unwrap()).unwrap();
+    assert_eq!(
+        old_roster.sessions.len(),
+        1,
+        "the old key was not written again"
+    );
 }

@@ -1,6 +1,7 @@
 //! A store for the lake's tests: a local lake that logs every request a remote store
-//! would be sent (`get <key>`, `list <prefix>`, `create <key>`, …; a batch logs one line
-//! per item), so a test can say exactly which requests an operation costs.
+//! would be sent (`get <key>`, `list <prefix>`, `create <key>`, …), so a test can say
+//! exactly which requests an operation costs. A batch (`put_many`, …), which a remote
+//! store sends as one concurrent round, logs `round <verb> <n>` before its items.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -39,6 +40,13 @@ impl Logged {
     fn note(&self, verb: &str, key: &str) {
         self.log.borrow_mut().push(format!("{verb} {key}"));
     }
+
+    /// A batch of `n`: an empty one sends nothing.
+    fn round(&self, verb: &str, n: usize) {
+        if n > 0 {
+            self.note(&format!("round {verb}"), &n.to_string());
+        }
+    }
 }
 
 impl Store for Logged {
@@ -65,11 +73,34 @@ impl Store for Logged {
         self.note("list", prefix);
         self.inner.list_after(prefix, after)
     }
+    fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
+        self.round("put", items.len());
+        items.iter().try_for_each(|(k, b)| self.put(k, b).map(drop))
+    }
+    fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
+        self.round("create", items.len());
+        items.iter().map(|(k, b)| self.create(k, b)).collect()
+    }
+    fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
+        self.round("get", keys.len());
+        keys.iter().map(|k| self.get(k)).collect()
+    }
+    fn list_many(&self, lists: &[(String, Option<String>)]) -> Result<Vec<Vec<Object>>> {
+        self.round("list", lists.len());
+        let one = |(p, a): &(String, Option<String>)| match a {
+            Some(a) => self.list_after(p, a),
+            None => self.list(p),
+        };
+        lists.iter().map(one).collect()
+    }
     fn delete(&self, key: &str) -> Result<()> {
         self.note("delete", key);
         self.inner.delete(key)
     }
     fn now_ms(&self) -> Result<i64> {
         self.inner.now_ms()
+    }
+    fn flush(&self) -> Result<()> {
+        self.inner.flush()
     }
 }

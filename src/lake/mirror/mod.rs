@@ -36,8 +36,8 @@ pub struct MirrorReport {
 }
 
 /// Mirror `fleets`: every fleet's roster first (see [`Begun`]), then the rest of each,
-/// calling `after(fleet)` once a fleet is done. The fleets in `empty` (see [`is_empty`])
-/// get empty cache files and cost no request.
+/// calling `after(fleet)` once a fleet is done. The fleets in `empty` (see
+/// [`Plan::empty`]) get empty cache files and cost no request.
 pub fn mirror_all(
     paths: &Paths,
     config: &Config,
@@ -72,13 +72,36 @@ pub fn mirror(
     finish(paths, config, store, begun)
 }
 
-/// Whether mirroring `fleet` can skip the lake: the lake has no marker for it (so no
-/// object either: a drain creates the marker before a fleet's first object) and this
-/// host holds no mirror state of it. Its cache is then empty, and it stays so without a
-/// request until a marker shows up; no watermark moves meanwhile, so nothing written
-/// after the fleet listing is skipped.
-pub fn is_empty(paths: &Paths, store: &dyn Store, fleet: &str, in_lake: &[String]) -> bool {
-    !in_lake.iter().any(|f| f == fleet) && state::read(paths, fleet, &store.url()).is_none()
+/// Which fleets a pass mirrors: every fleet the lake has a marker for, and the host's own
+/// even before it has one (its cache files must exist).
+#[derive(Debug, PartialEq)]
+pub struct Plan {
+    pub fleets: Vec<String>,
+    /// Of `fleets`, those mirrored without a request: the lake has no marker for them (so
+    /// no object either: a drain creates the marker before a fleet's first object) and
+    /// this host holds no mirror state of them. Their cache is empty until a marker shows
+    /// up; no watermark moves meanwhile, so nothing written later is skipped.
+    pub empty: Vec<String>,
+}
+
+impl Plan {
+    pub fn new(paths: &Paths, store: &dyn Store, in_lake: &[String], own: &str) -> Plan {
+        let mut fleets = in_lake.to_vec();
+        let mut empty = Vec::new();
+        if !in_lake.iter().any(|f| f == own) {
+            fleets.push(own.to_string());
+            if state::read(paths, own, &store.url()).is_none() {
+                empty.push(own.to_string());
+            }
+        }
+        Plan { fleets, empty }
+    }
+
+    /// The fleets whose listings the prefetch sends.
+    pub fn to_list(&self) -> Vec<String> {
+        let listed = self.fleets.iter().filter(|f| !self.empty.contains(f));
+        listed.cloned().collect()
+    }
 }
 
 /// A fleet's mirror between its two stages. A pass runs [`begin`] for every fleet, then
@@ -91,7 +114,7 @@ struct Begun {
     generated_at: String,
     url: String,
     agents: usize,
-    /// Nothing to fetch and no state to write (see [`is_empty`]).
+    /// Nothing to fetch and no state to write (see [`Plan::empty`]).
     empty: bool,
 }
 

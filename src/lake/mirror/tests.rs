@@ -74,22 +74,14 @@ fn a_fleet_missing_from_the_lake_costs_no_request() {
     claim(&writer, &store, "f", 0);
     let config = crate::config::Config::default();
     let pass = |store: &Logged| {
-        let in_lake = crate::lake::fleets(store).unwrap();
-        let empty: Vec<String> = is_empty(&reader, store, "mine", &in_lake)
-            .then(|| "mine".to_string())
-            .into_iter()
-            .collect();
-        let mut fleets = in_lake.clone();
-        fleets.extend(empty.iter().filter(|f| !in_lake.contains(f)).cloned());
-        let to_list: Vec<String> = fleets
-            .iter()
-            .filter(|f| !empty.contains(f))
-            .cloned()
-            .collect();
+        let plan = Plan::new(&reader, store, &crate::lake::fleets(store).unwrap(), "mine");
         store.take();
-        let listed = prefetch(&reader, store, &to_list).unwrap();
-        mirror_all(&reader, &config, &listed, &fleets, &empty, |_| Ok(())).unwrap();
-        (empty, store.take())
+        let listed = prefetch(&reader, store, &plan.to_list()).unwrap();
+        mirror_all(&reader, &config, &listed, &plan.fleets, &plan.empty, |_| {
+            Ok(())
+        })
+        .unwrap();
+        (plan.empty, store.take())
     };
     let (empty, sent) = pass(&store);
     assert_eq!(empty, ["mine"]);
@@ -108,4 +100,28 @@ fn a_fleet_missing_from_the_lake_costs_no_request() {
     assert!(empty.is_empty());
     assert!(sent.iter().any(|r| r.contains("/mine/")), "{sent:?}");
     assert_eq!(agents(&reader, "mine"), Some(1));
+}
+
+/// The plan: every fleet with a marker, plus the host's own; the own one costs nothing
+/// only while the lake lacks it and this host never mirrored it from this lake.
+#[test]
+fn the_plan_lists_a_missing_own_fleet_only_if_it_was_mirrored_before() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let paths = home(d.path(), "r");
+    let lake = ["f".to_string()];
+    let plan = Plan::new(&paths, &store, &lake, "f");
+    assert_eq!((plan.fleets.as_slice(), plan.empty.len()), (&lake[..], 0));
+    let plan = Plan::new(&paths, &store, &lake, "mine");
+    assert_eq!(plan.fleets, ["f", "mine"]);
+    assert_eq!(
+        (plan.empty.as_slice(), plan.to_list()),
+        (&["mine".to_string()][..], vec!["f".to_string()])
+    );
+    // Mirrored from this lake before (its marker since gone): listed as usual.
+    let config = crate::config::Config::default();
+    mirror(&paths, &config, &store, "mine").unwrap();
+    let plan = Plan::new(&paths, &store, &lake, "mine");
+    assert!(plan.empty.is_empty(), "{plan:?}");
+    assert_eq!(plan.to_list(), ["f", "mine"]);
 }

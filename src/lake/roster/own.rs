@@ -44,18 +44,11 @@ pub(crate) struct Own {
     recent: Vec<String>,
     warning: Option<String>,
     dirty: bool,
-    /// The kept copy's file as this value last saw it (see [`Own::still_current`]).
-    kept_seen: Option<FileStamp>,
-}
-
-/// A file's identity and size: an atomic rewrite (a new inode) or any change of length
-/// tells it apart.
-type FileStamp = (u64, u64, std::time::SystemTime);
-
-fn stamp(path: &Path) -> Option<FileStamp> {
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::metadata(path).ok()?;
-    Some((m.ino(), m.len(), m.modified().ok()?))
+    /// The write id of the kept copy as this value last read or wrote it (see
+    /// [`Own::still_current`]).
+    kept_write: Option<String>,
+    /// `state/host-id`: a home that took a new id writes under another key.
+    host_file: PathBuf,
 }
 
 impl Own {
@@ -65,9 +58,8 @@ impl Own {
     pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str) -> Result<Own> {
         let mut host = super::host_id(paths)?;
         let kept_file = kept::path(paths, fleet);
-        // Before the read: a rewrite in between then shows as a change later.
-        let kept_seen = stamp(&kept_file);
         let kept = kept::read(&kept_file, fleet);
+        let kept_write = kept.as_ref().map(|k| k.roster.write.clone());
         let mut key = keys::roster(fleet, &host);
         let lake = match store.get(&key)? {
             None => Lake::Missing,
@@ -112,16 +104,20 @@ impl Own {
             recent,
             warning,
             dirty,
-            kept_seen,
+            kept_write,
+            host_file: paths.state().join("host-id"),
         })
     }
 
     /// Whether this value still is this home's roster, so a drain may reuse it instead
-    /// of reading the lake's copy again: nothing written since, and no other process of
-    /// this home (a one-shot `ctxlake sync` beside the daemon) flushed the roster since,
-    /// which it tells by the kept copy it rewrites before every PUT.
+    /// of reading the lake's copy again: nothing unwritten, the home still has this host
+    /// id, and no other process of this home (a one-shot `ctxlake sync` beside the
+    /// daemon) flushed the roster since: each flush first rewrites the kept copy with a
+    /// fresh write id. Two local reads, no request.
     pub(crate) fn still_current(&self) -> bool {
-        !self.dirty && self.kept_seen.is_some() && self.kept_seen == stamp(&self.kept_file)
+        let host = std::fs::read_to_string(&self.host_file).unwrap_or_default();
+        let kept = kept::read(&self.kept_file, &self.fleet).map(|k| k.roster.write);
+        !self.dirty && host.trim() == self.host && kept.is_some() && kept == self.kept_write
     }
 
     /// The one-time message a load had for the person (a clone, a damaged roster).
@@ -242,6 +238,7 @@ impl Own {
         Kept::remember(&mut self.recent, &obj.write);
         let bytes = serde_json::to_vec(&obj).unwrap_or_default();
         let recent = self.recent.clone();
+        let write = obj.write.clone();
         kept::write(
             &self.kept_file,
             &Kept {
@@ -249,7 +246,7 @@ impl Own {
                 roster: obj,
             },
         )?;
-        self.kept_seen = stamp(&self.kept_file);
+        self.kept_write = Some(write);
         Ok(Some((self.key.clone(), bytes)))
     }
 

@@ -34,6 +34,9 @@ pub(super) struct Host {
     pub paths: Paths,
     /// This host's clock minus the lake's.
     pub skew: i64,
+    /// What its syncs carry from one drain to the next, as a `sync --watch` daemon does
+    /// (another host cutting in runs as a one-shot sync, with none).
+    pub carry: lake::drain::Carry,
 }
 
 pub(super) struct Agent {
@@ -82,6 +85,7 @@ impl World {
                 // Host 2's clock is 25 minutes slow: every id it mints is older than a
                 // watermark reader's look-back, so its records reach readers via the feed.
                 skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
+                carry: Default::default(),
             })
             .collect();
         // Fixed host ids: a seed must replay to the same lake keys.
@@ -238,18 +242,21 @@ impl World {
                 at,
                 Box::new(move |s: &SimStore| {
                     crate::time::set_sim_now(Some(s.now() + skew));
-                    let _ = run(&paths, &config, s, other_maint, &other_writer);
+                    let none = &mut Default::default();
+                    let _ = run(&paths, &config, s, other_maint, &other_writer, none);
                     crate::time::set_sim_now(Some(s.now() + back));
                 }),
             );
         }
         self.host_clock(h);
+        let host = &mut self.hosts[h];
         let r = run(
-            &self.hosts[h].paths,
+            &host.paths,
             &self.config,
             &self.store,
             maint,
             &writer,
+            &mut host.carry,
         );
         self.store.clear_interleave();
         let what = if maint { "maint" } else { "sync" };
@@ -268,11 +275,12 @@ impl World {
         for h in 0..self.hosts.len() {
             self.host_clock(h);
             let wait = self.config.lock_wait();
+            let host = &mut self.hosts[h];
             lake::drain::drain(
-                &self.hosts[h].paths,
+                &host.paths,
                 &self.store,
                 wait,
-                &mut Default::default(),
+                &mut host.carry,
                 &mut |_, _| {},
             )
             .map_err(|e| format!("fault-free drain on host{h} failed: {}", e.message))?;
@@ -289,7 +297,14 @@ impl World {
 }
 
 /// What one host's `sync` (probe, drain, mirror every fleet) or `maint` does.
-fn run(paths: &Paths, config: &Config, store: &SimStore, maint: bool, writer: &str) -> Result<()> {
+fn run(
+    paths: &Paths,
+    config: &Config,
+    store: &SimStore,
+    maint: bool,
+    writer: &str,
+    carry: &mut lake::drain::Carry,
+) -> Result<()> {
     if maint {
         for f in lake::fleets(store)? {
             lake::maint::maint(paths, config, store, &f, writer)?;
@@ -297,14 +312,9 @@ fn run(paths: &Paths, config: &Config, store: &SimStore, maint: bool, writer: &s
         return Ok(());
     }
     lake::store::probe(store)?;
-    lake::drain::drain(
-        paths,
-        store,
-        config.lock_wait(),
-        &mut Default::default(),
-        &mut |_, _| {},
-    )?;
-    let fleets = lake::fleets(store)?;
+    carry.listed(&lake::fleets(store)?);
+    lake::drain::drain(paths, store, config.lock_wait(), carry, &mut |_, _| {})?;
+    let fleets = carry.fleets();
     let listed = lake::mirror::prefetch(paths, store, &fleets)?;
     lake::mirror::mirror_all(paths, config, &listed, &fleets, &[], |_| Ok(()))?;
     Ok(())
