@@ -222,6 +222,16 @@ mod tests {
             format!("{:?}: {}", c.status, c.saw)
         };
         assert!(cache_check(now).starts_with("Ok"), "{}", cache_check(now));
+        // A roster older than the pipeline is its own age (the older of the two).
+        write(
+            cache::ROSTER,
+            serde_json::json!({"generated_at": format_ms(now - 7_200_000), "agents": []}),
+        );
+        assert!(cache_check(now).contains("2h old"), "{}", cache_check(now));
+        write(
+            cache::ROSTER,
+            serde_json::json!({"generated_at": format_ms(now), "agents": []}),
+        );
         let hour_ago = cache_check(now - 3_600_000);
         assert!(
             hour_ago.starts_with("Warn") && hour_ago.contains("60m old"),

@@ -78,7 +78,8 @@ pub struct Carry {
 impl Carry {
     /// The fleets a pass found in the lake: exactly these have a marker.
     /// A fleet missing from the listing lost its marker (the lake was wiped and made
-    /// again): its roster is read afresh, and its next drain creates the marker.
+    /// again): its roster is read afresh, and its next drain creates the marker. (A
+    /// prompt drain between passes still trusts the last listing.)
     pub fn listed(&mut self, fleets: &[String]) {
         self.marked = fleets.iter().cloned().collect();
         self.rosters.retain(|f, _| self.marked.contains(f));
@@ -320,7 +321,9 @@ impl<'a> Applier<'a> {
     ) -> Result<Self> {
         let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
         let now = crate::time::now_ms();
-        rosters.retain(|_, (own, at)| now - *at < ROSTER_REUSE_MS && own.still_current());
+        // A clock stepped back makes the age negative: read again then too.
+        let fresh = |at: i64| (0..ROSTER_REUSE_MS).contains(&(now - at));
+        rosters.retain(|_, (own, at)| fresh(*at) && own.still_current());
         Ok(Applier {
             store,
             lake_offset_ms,

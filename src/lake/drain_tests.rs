@@ -79,6 +79,11 @@ fn a_carried_roster_is_reused_until_another_process_flushed() {
         store.take()
     };
     let first = drain_as(&mut daemon, 1, "s1");
+    assert_eq!(
+        daemon.fleets(),
+        ["f"],
+        "a marker it created counts as listed"
+    );
     let host = roster::host_id(&paths).unwrap();
     let roster_key = keys::roster("f", &host);
     assert!(first.contains(&format!("create {}", keys::fleet_marker("f"))));

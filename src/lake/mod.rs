@@ -61,11 +61,39 @@ pub fn fleets(store: &dyn Store) -> Result<Vec<String>> {
     Ok(store
         .list(keys::FLEETS)?
         .into_iter()
-        .map(|o| keys::stem(&o.key).to_string())
+        .filter_map(|o| fleet_of_marker(&o.key))
         .collect())
+}
+
+/// The fleet a marker key names: the whole name after `fleets/` (a fleet id may hold a
+/// `.`), and only an id that could be a fleet's: names from the lake become cache paths.
+fn fleet_of_marker(key: &str) -> Option<String> {
+    let name = key.strip_prefix(keys::FLEETS)?;
+    crate::scope::validate_id("fleet", name).ok()?;
+    Some(name.to_string())
 }
 
 /// For `skip_serializing_if` on the reports' counts of skipped lines.
 pub(crate) fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fleet id with a dot lists as itself; a marker that could not name a fleet (a
+    /// hostile lake) lists as nothing.
+    #[test]
+    fn fleets_are_listed_by_their_whole_id() {
+        let d = tempfile::tempdir().unwrap();
+        let store = store::LocalStore::open(d.path()).unwrap();
+        for f in ["acme.web", "plain", "user@host"] {
+            store.create(&keys::fleet_marker(f), b"").unwrap();
+        }
+        assert_eq!(fleets(&store).unwrap(), ["acme.web", "plain", "user@host"]);
+        for bad in ["fleets/.hidden", "fleets/a..b", "fleets/a b"] {
+            assert_eq!(fleet_of_marker(bad), None, "{bad}");
+        }
+    }
 }

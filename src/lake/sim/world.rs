@@ -249,14 +249,23 @@ impl World {
             );
         }
         self.host_clock(h);
+        // Now and then a one-shot `ctxlake sync` of the same home runs between the
+        // daemon's drains: the daemon must not reuse a roster it flushed since.
+        let one_shot = self.rng.below(4) == 0;
         let host = &mut self.hosts[h];
+        let mut fresh = lake::drain::Carry::default();
+        let carry = if one_shot {
+            &mut fresh
+        } else {
+            &mut host.carry
+        };
         let r = run(
             &host.paths,
             &self.config,
             &self.store,
             maint,
             &writer,
-            &mut host.carry,
+            carry,
         );
         self.store.clear_interleave();
         let what = if maint { "maint" } else { "sync" };
