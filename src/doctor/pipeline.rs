@@ -27,10 +27,11 @@ pub(crate) fn check(paths: &Paths, config: &Config, sync_unit: &Path) -> Vec<Che
         let roster = cache::read::<Roster>(paths, &fleet, cache::ROSTER);
         // A pass writes the roster first and the pipeline last: the older of the two says
         // when a pass last finished (a pass failing after its rosters keeps them fresh).
-        let finished = cache::read::<Pipeline>(paths, &fleet, cache::PIPELINE)
-            .data
-            .and_then(|p| p.last_sync)
-            .and_then(|t| cache::age_secs(&t, now));
+        let pipe = cache::read::<Pipeline>(paths, &fleet, cache::PIPELINE).data;
+        let finished = pipe
+            .as_ref()
+            .and_then(|p| p.last_sync.as_deref())
+            .and_then(|t| cache::age_secs(t, now));
         let age = roster
             .data
             .as_ref()
@@ -59,7 +60,7 @@ pub(crate) fn check(paths: &Paths, config: &Config, sync_unit: &Path) -> Vec<Che
             )
             .fix("ctxlake sync"),
         });
-        out.push(maint(paths, &fleet, now));
+        out.push(maint(paths, &fleet, pipe.unwrap_or_default(), now));
     }
     out
 }
@@ -153,11 +154,9 @@ fn cache_last_sync(paths: &Paths) -> Option<String> {
         .max()
 }
 
-fn maint(paths: &Paths, fleet: &str, now: i64) -> Check {
+/// `pipe`: the fleet's `pipeline.json` (default when missing).
+fn maint(paths: &Paths, fleet: &str, pipe: Pipeline, now: i64) -> Check {
     let name = format!("maint `{fleet}`");
-    let pipe = cache::read::<Pipeline>(paths, fleet, cache::PIPELINE)
-        .data
-        .unwrap_or_default();
     let snap = std::fs::metadata(paths.snapshot_bin(fleet))
         .and_then(|m| m.modified())
         .ok()

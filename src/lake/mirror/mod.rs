@@ -171,26 +171,12 @@ fn finish(paths: &Paths, config: &Config, store: &dyn Store, begun: Begun) -> Re
         empty,
     } = begun;
     let fleet = fleet.as_str();
-    if empty {
-        return finish_empty(paths, fleet, generated_at, url);
-    }
-    let fed = fetch::feed(store, fleet, &mut st, lake_now)?;
-    let touched = fetch::segments(paths, store, fleet, &mut st, &fed)?;
-    let mut bad_lines = 0;
-    fetch::handoffs(store, fleet, &mut st, &fed, lake_now, KEEP, &mut bad_lines)?;
+    // An empty fleet's state holds nothing: its files come out empty, with no request.
+    let bad_lines = match empty {
+        true => 0,
+        false => fetch_new(paths, config, store, fleet, &mut st, lake_now)?,
+    };
     let idle_ms = config.idle_secs as i64 * 1000;
-    for s in touched {
-        let recs = state::records(paths, fleet, &s);
-        let Some(seen) = st.sessions.get(&s).map(|x| x.seen_ms) else {
-            continue;
-        };
-        if let Some(d) = super::digest::fold(&recs, seen, lake_now, idle_ms)
-            && let Some(x) = st.sessions.get_mut(&s)
-        {
-            x.digest = d;
-        }
-    }
-
     let sessions = history(&st, lake_now, idle_ms);
     let mut report = MirrorReport {
         fleet: fleet.into(),
@@ -211,7 +197,10 @@ fn finish(paths: &Paths, config: &Config, store: &dyn Store, begun: Begun) -> Re
     };
     write(paths, fleet, cache::HANDOFFS, &handoffs)?;
 
-    let manifest = fetch::manifest(store, fleet, &mut st)?;
+    let manifest = match empty {
+        true => None,
+        false => fetch::manifest(store, fleet, &mut st)?,
+    };
     let manifest = mirror_snapshot(paths, store, fleet, manifest)?;
     report.snapshot_id = manifest.as_ref().map(|m| m.snapshot_id.clone());
     let pipeline = Pipeline {
@@ -221,38 +210,38 @@ fn finish(paths: &Paths, config: &Config, store: &dyn Store, begun: Begun) -> Re
         store: Some(url),
     };
     write(paths, fleet, cache::PIPELINE, &pipeline)?;
-    state::write(paths, fleet, &st)?;
+    if !empty {
+        state::write(paths, fleet, &st)?;
+    }
     Ok(report)
 }
 
-/// `finish` for a fleet with nothing in the lake: empty cache files, no state.
-fn finish_empty(
+/// New session segments (their sessions refolded) and handoffs; the lines skipped.
+fn fetch_new(
     paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
     fleet: &str,
-    generated_at: String,
-    url: String,
-) -> Result<MirrorReport> {
-    let history = History {
-        generated_at: generated_at.clone(),
-        sessions: Vec::new(),
-    };
-    write(paths, fleet, cache::HISTORY, &history)?;
-    let handoffs = Handoffs {
-        generated_at: generated_at.clone(),
-        handoffs: Vec::new(),
-    };
-    write(paths, fleet, cache::HANDOFFS, &handoffs)?;
-    let pipeline = Pipeline {
-        last_sync: Some(generated_at),
-        last_maint: None,
-        snapshot_id: None,
-        store: Some(url),
-    };
-    write(paths, fleet, cache::PIPELINE, &pipeline)?;
-    Ok(MirrorReport {
-        fleet: fleet.into(),
-        ..Default::default()
-    })
+    st: &mut State,
+    lake_now: i64,
+) -> Result<usize> {
+    let fed = fetch::feed(store, fleet, st, lake_now)?;
+    let touched = fetch::segments(paths, store, fleet, st, &fed)?;
+    let mut bad_lines = 0;
+    fetch::handoffs(store, fleet, st, &fed, lake_now, KEEP, &mut bad_lines)?;
+    let idle_ms = config.idle_secs as i64 * 1000;
+    for s in touched {
+        let recs = state::records(paths, fleet, &s);
+        let Some(seen) = st.sessions.get(&s).map(|x| x.seen_ms) else {
+            continue;
+        };
+        if let Some(d) = super::digest::fold(&recs, seen, lake_now, idle_ms)
+            && let Some(x) = st.sessions.get_mut(&s)
+        {
+            x.digest = d;
+        }
+    }
+    Ok(bad_lines)
 }
 
 /// Live agents and their unexpired leases, from the rosters and presences held.

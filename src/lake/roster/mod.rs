@@ -122,20 +122,28 @@ pub(crate) fn expired(p: &PresenceObj, now: i64) -> bool {
 /// This home's host id, minted once (random) and kept in `state/host-id`. An unreadable
 /// or invalid file is replaced: the old roster then ages out like any silent host's.
 pub(crate) fn host_id(paths: &Paths) -> Result<String> {
-    let file = paths.state().join("host-id");
-    if let Ok(s) = std::fs::read_to_string(&file) {
-        let id = s.trim();
-        if crate::scope::validate_id("host", id).is_ok() {
-            return Ok(id.to_string());
-        }
+    match stored_host_id(&host_id_file(paths)) {
+        Some(id) => Ok(id),
+        None => mint_host_id(paths),
     }
-    mint_host_id(paths)
+}
+
+pub(crate) fn host_id_file(paths: &Paths) -> std::path::PathBuf {
+    paths.state().join("host-id")
+}
+
+/// The valid host id kept in `file`, if any (never mints one).
+pub(crate) fn stored_host_id(file: &std::path::Path) -> Option<String> {
+    let s = std::fs::read_to_string(file).ok()?;
+    let id = s.trim();
+    crate::scope::validate_id("host", id).ok()?;
+    Some(id.to_string())
 }
 
 /// A new random host id, replacing `state/host-id` atomically.
 pub(crate) fn mint_host_id(paths: &Paths) -> Result<String> {
     let id = crate::ulid::new().to_lowercase();
-    crate::fsutil::write_atomic(&paths.state().join("host-id"), id.as_bytes(), 0o600)?;
+    crate::fsutil::write_atomic(&host_id_file(paths), id.as_bytes(), 0o600)?;
     Ok(id)
 }
 

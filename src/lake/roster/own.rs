@@ -105,7 +105,7 @@ impl Own {
             warning,
             dirty,
             kept_write,
-            host_file: paths.state().join("host-id"),
+            host_file: super::host_id_file(paths),
         })
     }
 
@@ -115,9 +115,12 @@ impl Own {
     /// daemon) flushed the roster since: each flush first rewrites the kept copy with a
     /// fresh write id. Two local reads, no request.
     pub(crate) fn still_current(&self) -> bool {
-        let host = std::fs::read_to_string(&self.host_file).unwrap_or_default();
+        let host = super::stored_host_id(&self.host_file);
         let kept = kept::read(&self.kept_file, &self.fleet).map(|k| k.roster.write);
-        !self.dirty && host.trim() == self.host && kept.is_some() && kept == self.kept_write
+        !self.dirty
+            && host.as_ref() == Some(&self.host)
+            && kept.is_some()
+            && kept == self.kept_write
     }
 
     /// The one-time message a load had for the person (a clone, a damaged roster).
@@ -335,6 +338,6 @@ fn damaged(store: &dyn Store, key: &str) -> crate::error::Error {
 fn cloned(paths: &Paths, old: &str, new: &str) -> String {
     format!(
         "warning: another home uses this host's id `{old}` (its roster holds a write this home never made: a cloned machine image?); this home is now host `{new}` and its sessions moved to that roster\nhint: nothing to do; before cloning an image next time, delete `{}` from it\n",
-        paths.state().join("host-id").display()
+        super::host_id_file(paths).display()
     )
 }

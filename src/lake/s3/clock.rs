@@ -6,7 +6,7 @@
 
 use std::sync::Mutex;
 
-use object_store::{ObjectStoreExt, PutMode};
+use object_store::ObjectStoreExt;
 
 use super::S3Store;
 use crate::error::Result;
@@ -32,8 +32,7 @@ fn measure(s: &S3Store) -> Result<i64> {
     let key = format!("clock/{}", crate::ulid::new());
     let path = s.path(&key)?;
     let before = crate::time::now_ms();
-    super::settle::again(|| s.put_raw(&path, b"", PutMode::Overwrite))
-        .map_err(|e| s.fail("write", &key, e))?;
+    s.rt.block_on(super::settle::put(s, &key, b""))?;
     let after = crate::time::now_ms();
     s.count();
     let meta =

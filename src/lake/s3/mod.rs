@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use futures_util::{StreamExt, TryStreamExt, stream};
 use object_store::path::Path as OsPath;
-use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+use object_store::{ObjectStore, ObjectStoreExt};
 
 use super::keys;
 use super::store::{Created, Got, Object, Store};
@@ -94,16 +94,6 @@ impl S3Store {
         )
         .source(e)
         .hint(self.provider.hint())
-    }
-
-    /// One conditional or plain PUT, no interpretation of the outcome.
-    fn put_raw(&self, path: &OsPath, bytes: &[u8], mode: PutMode) -> object_store::Result<()> {
-        self.count();
-        let payload = PutPayload::from(bytes.to_vec());
-        let opts = PutOptions::from(mode);
-        self.rt
-            .block_on(self.os.put_opts(path, payload, opts))
-            .map(|_| ())
     }
 
     /// A created object's lake time (settling answers `Yes(0)`: the clock is sync).
@@ -188,13 +178,11 @@ impl Store for S3Store {
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
-        self.now_ms()?; // measured (sync) before the request goes async
         self.rt.block_on(settle::put(self, key, bytes))?;
         self.now_ms()
     }
 
     fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
-        self.now_ms()?;
         let sent = stream::iter(items)
             .map(|(k, b)| settle::put(self, k, b))
             .buffered(IN_FLIGHT);
