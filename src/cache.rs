@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::clean::Clean;
+use crate::clean::{Clean, clean_opt, clean_str};
 use crate::paths::Paths;
 
 pub const ROSTER: &str = "roster.json";
@@ -111,7 +111,7 @@ pub struct HandoffNote {
     #[serde(default)]
     pub repo: Option<String>,
     pub summary: String,
-    pub status: crate::fleet::handoff::HandoffStatus,
+    pub status: crate::vocab::HandoffStatus,
     #[serde(default)]
     pub next: Option<String>,
 }
@@ -216,6 +216,86 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
 /// Seconds between `generated_at` and now, when it parses.
 pub fn age_secs(generated_at: &str, now_ms: i64) -> Option<i64> {
     crate::time::parse_rfc3339(generated_at).map(|t| ((now_ms - t) / 1000).max(0))
+}
+
+impl Clean for Roster {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for p in &mut self.agents {
+            for s in [&mut p.agent, &mut p.session, &mut p.last_seen] {
+                clean_str(s);
+            }
+            clean_opt(&mut p.runtime);
+            clean_opt(&mut p.task);
+            for l in &mut p.leases {
+                for s in [
+                    &mut l.repo,
+                    &mut l.path,
+                    &mut l.reason,
+                    &mut l.granted_at,
+                    &mut l.expires_at,
+                ] {
+                    clean_str(s);
+                }
+            }
+        }
+    }
+}
+
+impl Clean for History {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for d in &mut self.sessions {
+            for s in [
+                &mut d.session,
+                &mut d.agent,
+                &mut d.started_at,
+                &mut d.outcome,
+            ] {
+                clean_str(s);
+            }
+            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at] {
+                clean_opt(o);
+            }
+            d.files_touched
+                .iter_mut()
+                .chain(&mut d.commands)
+                .chain(&mut d.tests)
+                .for_each(clean_str);
+        }
+    }
+}
+
+impl Clean for Handoffs {
+    fn clean(&mut self) {
+        clean_str(&mut self.generated_at);
+        for h in &mut self.handoffs {
+            for s in [
+                &mut h.id,
+                &mut h.at,
+                &mut h.agent,
+                &mut h.session,
+                &mut h.summary,
+            ] {
+                clean_str(s);
+            }
+            clean_opt(&mut h.repo);
+            clean_opt(&mut h.next);
+        }
+    }
+}
+
+impl Clean for Pipeline {
+    fn clean(&mut self) {
+        for o in [
+            &mut self.last_sync,
+            &mut self.last_maint,
+            &mut self.snapshot_id,
+            &mut self.store,
+        ] {
+            clean_opt(o);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,34 @@ pub const DEFAULT_MCP_LOG_DAYS: u64 = 30;
 pub const DEFAULT_LOCK_WAIT_MS: u64 = 2000;
 
 /// `[memory] mode`: whether promoted claims are visible to agents.
+/// Every key `Config::load` reads, dotted (`memory.mode`). `doctor` names any other key
+/// in the file as unknown; a test holds this list to the loader's own labels.
+pub const KEYS: &[&str] = &[
+    "fleet",
+    "agent",
+    "store",
+    "memory.mode",
+    "memory.embedder",
+    "memory.model_dir",
+    "limits.spool_max_bytes",
+    "limits.spool_rotate_bytes",
+    "limits.idle_secs",
+    "limits.lock_wait_ms",
+    "hooks.block_on_conflict",
+    "sync.interval_secs",
+    "s3.endpoint",
+    "s3.region",
+    "mcp.log_days",
+];
+
+/// The non-secret `[s3]` settings: where an `s3://` store is (the AWS environment
+/// overrides both).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct S3Options {
+    pub endpoint: Option<String>,
+    pub region: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum MemoryMode {
@@ -80,7 +108,7 @@ pub struct Config {
     pub agent: Option<String>,
     pub store: Option<String>,
     /// `[s3] endpoint` / `[s3] region`: non-secret settings for an `s3://` store.
-    pub s3: crate::lake::s3::S3Options,
+    pub s3: S3Options,
     pub memory_mode: MemoryMode,
     pub spool_max_bytes: u64,
     pub spool_rotate_bytes: u64,
@@ -120,6 +148,13 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The store's URL: `CTXLAKE_STORE`, else `store` in config.toml, else the local lake.
+    pub fn store_url(&self, paths: &crate::paths::Paths) -> String {
+        crate::paths::var(crate::paths::env::STORE)
+            .or_else(|| self.store.clone())
+            .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()))
+    }
+
     /// Load `path`; a missing file means all defaults. A malformed file is an error naming
     /// the line and column, never silently ignored.
     pub fn load(path: &Path) -> Result<Config> {
@@ -217,7 +252,7 @@ impl Config {
             store: string(root, "store", "store")?,
             s3: match s3 {
                 None => Default::default(),
-                Some(t) => crate::lake::s3::S3Options {
+                Some(t) => S3Options {
                     endpoint: string(t, "endpoint", "s3.endpoint")?,
                     region: string(t, "region", "s3.region")?,
                 },
@@ -317,6 +352,26 @@ pub fn set_string(doc: &mut DocumentMut, table: Option<&str>, key: &str, v: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `KEYS` is exactly what the loader reads: every dotted label the loader names in its
+    /// errors is listed (a setting missing from `KEYS` is called unknown by `doctor`).
+    #[test]
+    fn keys_list_every_setting_the_loader_reads() {
+        let src = include_str!("config.rs");
+        let loader =
+            &src[src.find("pub fn parse(text").unwrap()..src.find("pub fn parse_doc").unwrap()];
+        let mut read: Vec<&str> = loader
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| KEYS.contains(w) || (w.contains('.') && !w.contains(' ')))
+            .collect();
+        read.sort();
+        read.dedup();
+        let mut keys = KEYS.to_vec();
+        keys.sort();
+        assert_eq!(read, keys);
+    }
 
     #[test]
     fn template_parses_back() {

@@ -25,6 +25,23 @@ impl Clock {
     }
 }
 
+/// Which phase timers print (see `services::trace`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Trace {
+    pub sync: bool,
+    pub maint: bool,
+}
+
+impl Trace {
+    fn from_env() -> Trace {
+        let on = |v: &str| crate::paths::var(v).is_some_and(|v| v == "1");
+        Trace {
+            sync: on(crate::paths::env::TRACE_SYNC),
+            maint: on(crate::paths::env::TRACE_MAINT),
+        }
+    }
+}
+
 /// Everything a tool may look at: where files are, who is acting, and the pin.
 #[derive(Debug, Clone)]
 pub struct Ctx {
@@ -36,6 +53,8 @@ pub struct Ctx {
     pub cwd: PathBuf,
     /// Wall clock; tests set a fixed instant instead of writing dates far in the future.
     pub clock: Clock,
+    /// Phase timers for `sync` and `maint`.
+    pub trace: Trace,
 }
 
 impl Ctx {
@@ -52,6 +71,7 @@ impl Ctx {
             pinned_fleet: None,
             cwd,
             clock: Clock::System,
+            trace: Trace::from_env(),
         })
     }
 
@@ -69,6 +89,7 @@ impl Ctx {
             pinned_fleet: None,
             cwd: PathBuf::from("."),
             clock: Clock::System,
+            trace: Trace::default(),
         }
     }
 
@@ -92,14 +113,6 @@ impl Ctx {
 
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
-    }
-
-    /// The spool caps from the settings, for every writer (tools, hook, operator verbs).
-    pub fn spool_limits(&self) -> crate::spool::Limits {
-        crate::spool::Limits {
-            max_dir_bytes: self.config.spool_max_bytes,
-            rotate_bytes: self.config.spool_rotate_bytes,
-        }
     }
 
     pub fn now_rfc3339(&self) -> String {

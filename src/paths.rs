@@ -18,6 +18,8 @@ pub mod env {
     pub const STORE: &str = "CTXLAKE_STORE";
     pub const EMBEDDER: &str = "CTXLAKE_EMBEDDER";
     pub const MODEL_DIR: &str = "CTXLAKE_MODEL_DIR";
+    pub const TRACE_SYNC: &str = "CTXLAKE_TRACE_SYNC";
+    pub const TRACE_MAINT: &str = "CTXLAKE_TRACE_MAINT";
     /// Debug builds only: shift this process's clock by N ms, to prove that leases
     /// follow the lake's clock rather than a host's. Not listed: not a user setting.
     pub const TEST_CLOCK_SKEW_MS: &str = "CTXLAKE_TEST_CLOCK_SKEW_MS";
@@ -63,6 +65,14 @@ pub mod env {
             MODEL_DIR,
             "the all-MiniLM-L6-v2 directory (overrides `[memory] model_dir`)",
         ),
+        (
+            TRACE_SYNC,
+            "`1`: one stderr line per `sync` phase (epoch ms, store requests so far)",
+        ),
+        (
+            TRACE_MAINT,
+            "`1`: one stderr line per `maint` phase with its wall time",
+        ),
         (NO_COLOR, "disable colour in tables"),
     ];
 }
@@ -70,6 +80,16 @@ pub mod env {
 /// Read an environment variable, treating empty as unset.
 pub fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// The object-store providers' own variables (`AWS_*`, `AZURE_*`, `MSI_ENDPOINT`): the
+/// credential chains read them. Captured here and handed to the store, so storage reads
+/// no environment of its own.
+pub fn provider_vars() -> Vec<(String, String)> {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| k.starts_with("AWS_") || k.starts_with("AZURE_") || k == "MSI_ENDPOINT")
+        .collect()
 }
 
 #[derive(Debug, Clone)]

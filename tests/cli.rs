@@ -29,6 +29,8 @@ mod init;
 mod install;
 #[path = "cli/lake.rs"]
 mod lake;
+#[path = "cli/layers.rs"]
+mod layers;
 #[path = "cli/locks.rs"]
 mod locks;
 #[path = "cli/mcp.rs"]

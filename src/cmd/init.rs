@@ -85,7 +85,7 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     if crate::lake::s3::is_object_store_url(&store) {
         // Refuse a bucket that is unreachable or ignores conditional writes now, not at
         // the first sync: nothing is written until the store passed the probe.
-        let s = crate::lake::open_url(&store, &current)?;
+        let s = crate::services::open::url(&current, &store)?;
         crate::lake::store::probe(s.as_ref())?;
     } else if !store.starts_with("file://") {
         return Err(

@@ -159,7 +159,7 @@ fn remote(url: Option<&str>, fleet: &str, project: bool) -> Result<Option<Remote
         u => u.to_string(),
     };
     let paths = crate::paths::Paths::from_env()?;
-    let token = crate::mcp::http::token::read(&paths.mcp_token())?.is_some();
+    let token = crate::auth::token::read(&paths.mcp_token())?.is_some();
     Ok(Some(Remote { url, token }))
 }
 

@@ -36,9 +36,9 @@ pub struct CopyArgs {
 pub fn run(cmd: LakeCmd, g: &GlobalArgs) -> Result<()> {
     let LakeCmd::Copy(a) = cmd;
     let ctx = super::context(g)?;
-    let from = lake::open_url(&a.from, &ctx.config)?;
-    let to = lake::open_url(&a.to, &ctx.config)?;
-    lake::health::probe(&ctx.paths, to.as_ref())?;
+    let from = crate::services::open::url(&ctx.config, &a.from)?;
+    let to = crate::services::open::url(&ctx.config, &a.to)?;
+    crate::services::health::probe(&ctx.paths, to.as_ref())?;
     let out = lake::copy::copy(from.as_ref(), to.as_ref(), &mut |_, _| {})?;
     printed(g.output().emit(&out, render))
 }

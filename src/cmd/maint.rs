@@ -1,11 +1,10 @@
 //! `ctxlake maint`: run the promotion gate and publish memory snapshots.
 
 use clap::Args;
-use serde::Serialize;
 
 use super::{GlobalArgs, printed};
-use crate::error::{Error, Result};
-use crate::lake::{self, maint::MaintReport};
+use crate::error::Result;
+use crate::services::maint;
 use crate::tools::Ctx;
 
 /// Fold claim events, run the promotion gate and publish each fleet's snapshot
@@ -24,39 +23,16 @@ pub struct MaintArgs {
     pub only: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct MaintOutput {
-    pub store: String,
-    pub fleets: Vec<MaintReport>,
-}
-
 pub fn run(args: MaintArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = Ctx::load(&g.scope_flags())?;
-    let store = lake::open(&ctx.paths, &ctx.config)?;
-    lake::health::probe(&ctx.paths, store.as_ref())?;
-    let fleets = match args.only {
-        Some(f) => {
-            crate::scope::validate_id("fleet", &f)?;
-            vec![f]
+    let store = crate::services::open::configured(&ctx)?;
+    let out = maint::run(&ctx, store.as_ref(), args.only)?;
+    if !g.json {
+        for r in &out.fleets {
+            if let Some(n) = &r.note {
+                g.output().note(&format!("note: fleet `{}`: {n}", r.fleet));
+            }
         }
-        None => lake::fleets(store.as_ref())?,
-    };
-    let writer = format!("{}-{}", ctx.scope.agent, crate::ulid::new());
-    let mut out = MaintOutput {
-        store: store.url(),
-        fleets: Vec::new(),
-    };
-    for f in fleets {
-        let r = lake::maint::maint(&ctx.paths, &ctx.config, store.as_ref(), &f, &writer).map_err(
-            |e| Error {
-                message: format!("fleet `{f}`: {}", e.message),
-                ..e
-            },
-        )?;
-        if let (false, Some(n)) = (g.json, &r.note) {
-            g.output().note(&format!("note: fleet `{f}`: {n}"));
-        }
-        out.fleets.push(r);
     }
     printed(g.output().emit(&out, |o| {
         if o.fleets.is_empty() {

@@ -5,8 +5,10 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::GlobalArgs;
+use crate::addr::DEFAULT_ADDR;
+use crate::auth::token;
 use crate::error::{Error, Result};
-use crate::mcp::http::{self, DEFAULT_ADDR, token};
+use crate::mcp::http;
 use crate::tools::Ctx;
 
 #[derive(Debug, Args)]
@@ -33,7 +35,7 @@ impl HttpArgs {
             (None, None) => DEFAULT_ADDR,
         };
         Ok(Some(http::Options {
-            addr: http::parse_addr(addr)?,
+            addr: crate::addr::parse_addr(addr)?,
             allow_hosts: self.allow_hosts.clone(),
         }))
     }

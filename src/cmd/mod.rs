@@ -22,7 +22,6 @@ pub mod service;
 pub mod spool;
 pub mod status;
 pub mod sync;
-mod sync_watch;
 pub mod uninstall;
 
 /// Keep a fleet of AI coding agents in sync: leases, handoffs, history and shared memory.

@@ -44,7 +44,7 @@ pub struct ServiceArgs {
     pub no_start: bool,
     /// The `ctxlake mcp --http ADDR` service instead of sync (ADDR default 127.0.0.1:8719)
     #[arg(long, value_name = "ADDR", num_args = 0..=1,
-          default_missing_value = crate::mcp::http::DEFAULT_ADDR)]
+          default_missing_value = crate::addr::DEFAULT_ADDR)]
     pub http: Option<String>,
 }
 
@@ -73,7 +73,7 @@ impl Unit {
                 args: vec![
                     "mcp".into(),
                     "--http".into(),
-                    crate::mcp::http::parse_addr(addr)?.to_string(),
+                    crate::addr::parse_addr(addr)?.to_string(),
                 ],
             },
         })
@@ -109,7 +109,7 @@ fn unit_path(u: &Unit) -> Result<PathBuf> {
 pub(crate) fn unit_file(http: bool) -> Result<PathBuf> {
     let a = ServiceArgs {
         no_start: false,
-        http: http.then(|| crate::mcp::http::DEFAULT_ADDR.to_string()),
+        http: http.then(|| crate::addr::DEFAULT_ADDR.to_string()),
     };
     unit_path(&Unit::of(&a)?)
 }

@@ -1,12 +1,11 @@
 //! `ctxlake status`: is the pipeline alive? Cache age, spool backlog, last sync and
 //! maint, snapshot id, and whether a sync daemon holds this host's lock.
 
-use clap::Args;
-use serde::Serialize;
-
 use super::{GlobalArgs, context, printed};
-use crate::cache::{self, Pipeline, Roster};
+use crate::cache::{self, Roster};
 use crate::error::Result;
+use crate::services::status::{StatusOutput, gather};
+use clap::Args;
 
 /// Show whether sync and maint are keeping this host's view fresh
 ///
@@ -17,29 +16,6 @@ use crate::error::Result;
 #[command(verbatim_doc_comment)]
 pub struct StatusArgs {}
 
-#[derive(Debug, Serialize)]
-pub struct StatusOutput {
-    pub fleet: String,
-    pub agent: String,
-    pub home: String,
-    pub store: String,
-    pub memory_mode: String,
-    pub cache_age_secs: Option<i64>,
-    /// Why the roster gave no data, for the human line (JSON readers have `cache_age_secs`).
-    #[serde(skip)]
-    pub cache_problem: Option<cache::Problem>,
-    pub spool_backlog_bytes: u64,
-    pub spool_backlog_files: usize,
-    pub last_sync: Option<String>,
-    pub last_maint: Option<String>,
-    pub snapshot_id: Option<String>,
-    pub sync_daemon_running: bool,
-    /// The store's last capability probe: `passed` or why it failed (`None`: never probed).
-    pub store_probe: Option<String>,
-    /// Requests the last sync sent to a remote store (0 for a local lake).
-    pub last_sync_requests: Option<u64>,
-}
-
 pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
     let roster: cache::Read<Roster> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::ROSTER);
@@ -47,47 +23,6 @@ pub fn run(_args: StatusArgs, g: &GlobalArgs) -> Result<()> {
         .data
         .and_then(|r| cache::age_secs(&r.generated_at, ctx.now_ms()));
     printed(g.output().emit(&gather(&ctx, age, roster.problem), render))
-}
-
-/// The pipeline's health for `ctx`'s fleet, given the roster's age or why it has none (the
-/// dashboard shows the same facts, with the roster it already read).
-pub(crate) fn gather(
-    ctx: &crate::tools::Ctx,
-    cache_age_secs: Option<i64>,
-    cache_problem: Option<cache::Problem>,
-) -> StatusOutput {
-    let fleet = ctx.scope.fleet.clone();
-    let pipe: cache::Read<Pipeline> = cache::read(&ctx.paths, &fleet, cache::PIPELINE);
-    let pipe = pipe.data.unwrap_or_default();
-    let files = crate::spool::list_files(&ctx.paths.spool);
-    let backlog: u64 = files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    let daemon = super::sync::watch_running(&ctx.paths);
-    let store = crate::lake::store_url(&ctx.paths, &ctx.config);
-    let health = crate::lake::health::read(&ctx.paths).filter(|h| h.store == store);
-    StatusOutput {
-        store_probe: health.as_ref().and_then(|h| h.probe.clone()),
-        last_sync_requests: health.and_then(|h| h.last_sync_requests),
-        store,
-        fleet,
-        agent: ctx.scope.agent.clone(),
-        home: ctx.paths.home.display().to_string(),
-        memory_mode: ctx.config.memory_mode.as_str().into(),
-        cache_problem,
-        cache_age_secs,
-        spool_backlog_bytes: backlog,
-        spool_backlog_files: files
-            .iter()
-            .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
-            .count(),
-        last_sync: pipe.last_sync,
-        last_maint: pipe.last_maint,
-        snapshot_id: pipe.snapshot_id,
-        sync_daemon_running: daemon,
-    }
 }
 
 fn render(o: &StatusOutput) -> String {

@@ -1,20 +1,16 @@
 //! `ctxlake sync [--watch]`: drain the spool into the lake, then mirror the lake into
 //! the cache. `--watch` is the per-host daemon (one per host, enforced by a lock).
 
-use std::fs::File;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use serde::Serialize;
 
 use super::{GlobalArgs, printed};
 use crate::error::{Error, Result};
-use crate::lake::{
-    self,
-    drain::{Carry, DrainReport},
-    mirror::MirrorReport,
-};
+use crate::services::drain::Carry;
+use crate::services::sync::{self, SyncOutput};
+use crate::services::watch;
 use crate::tools::Ctx;
 
 /// Move queued writes into the lake and refresh the local cache
@@ -39,39 +35,11 @@ pub struct SyncArgs {
     pub interval: Option<u64>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct SyncOutput {
-    pub store: String,
-    pub drained: DrainReport,
-    pub fleets: Vec<MirrorReport>,
-    pub elapsed_ms: u128,
-    /// Requests this pass sent to a remote store (0 for a local lake).
-    pub requests: u64,
-    /// Of those, object reads.
-    pub gets: u64,
-}
-
-/// Held exclusively by the one `sync --watch` daemon of a host (in the state dir).
-const WATCH_LOCK: &str = "sync-watch.lock";
-
-/// Whether a `sync --watch` daemon runs on this host: it holds [`WATCH_LOCK`].
-pub(crate) fn watch_running(paths: &crate::paths::Paths) -> bool {
-    std::fs::File::open(paths.state().join(WATCH_LOCK)).is_ok_and(|f| f.try_lock_shared().is_err())
-}
-
 pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = Ctx::load(&g.scope_flags())?;
-    std::fs::create_dir_all(ctx.paths.state())
-        .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
+    let mut seen = Shown::new(g);
     if args.watch {
-        let lock = lock_file(&ctx, WATCH_LOCK)?;
-        lock.try_lock().map_err(|_| {
-            Error::refused(
-                "sync_running",
-                "another `ctxlake sync --watch` is already running on this host",
-            )
-            .hint("one daemon per host is enough; see `ctxlake status`")
-        })?;
+        let _lock = sync::watch_lock(&ctx)?;
         let every = Duration::from_secs(
             args.interval
                 .unwrap_or(ctx.config.sync_interval_secs)
@@ -81,141 +49,67 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
             "syncing every {}s; stop with Ctrl-C",
             every.as_secs()
         ));
-        return super::sync_watch::run(&ctx, g, every);
+        let mut report = |out: std::result::Result<SyncOutput, Error>| match out {
+            Ok(out) => {
+                warn(&out);
+                printed(g.output().emit(&out, render))
+            }
+            Err(e) => {
+                crate::output::stderr(&crate::output::render_error(&e));
+                Ok(())
+            }
+        };
+        return watch::run(&ctx, every, &mut seen, &mut report);
     }
-    let store = lake::open(&ctx.paths, &ctx.config)?;
-    let out = once(&ctx, g, store.as_ref(), true, &mut Carry::default())?;
+    let store = crate::services::open::configured(&ctx)?;
+    let out = sync::once(&ctx, store.as_ref(), true, &mut Carry::default(), &mut seen)?;
+    warn(&out);
     printed(g.output().emit(&out, render))
 }
 
-fn lock_file(ctx: &Ctx, name: &str) -> Result<File> {
-    crate::fsutil::open_lock(&ctx.paths.state().join(name))
-}
-
-/// One pass: probe (when `probe`), drain, mirror every fleet. Holds the host's sync lock
-/// throughout. `carry`: what earlier drains of this process learnt (see `Carry`).
-pub fn once(
-    ctx: &Ctx,
-    g: &GlobalArgs,
-    store: &dyn lake::Store,
-    probe: bool,
-    carry: &mut Carry,
-) -> Result<SyncOutput> {
-    let start = Instant::now();
-    let (sent_before, gets_before) = (store.requests(), store.gets());
-    let _lock = host_lock(ctx, g)?;
-    let trace = |phase: &str| lake::trace::sync(phase, store.requests());
-    trace("pass start");
-    crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
-    if probe {
-        lake::health::probe(&ctx.paths, store)?;
-    }
-    // Listed before the drain, so the drain knows which fleet markers exist.
-    carry.listed(&lake::fleets(store)?);
-    trace("fleets listed");
-    let drained = drain(ctx, g, store, carry)?;
-    trace("drained");
-    let plan = lake::mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
-    let listed = lake::mirror::prefetch(&ctx.paths, store, &plan.to_list())?;
-    trace("prefetched");
-    let fleets = lake::mirror::mirror_all(
-        &ctx.paths,
-        &ctx.config,
-        &listed,
-        &plan.fleets,
-        &plan.empty,
-        |f| {
-            trace(&format!("mirrored {f}"));
-            // The hook's session-start briefing, pre-rendered so the hook stays within budget.
-            let mut fleet_ctx = ctx.clone();
-            fleet_ctx.scope.fleet = f.to_string();
-            crate::fleet::briefing::write(&fleet_ctx)
-        },
-    )?;
-    let requests = store.requests() - sent_before;
-    lake::health::sync_finished(&ctx.paths, store, requests);
-    Ok(SyncOutput {
-        store: store.url(),
-        drained,
-        fleets,
-        elapsed_ms: start.elapsed().as_millis(),
-        requests,
-        gets: store.gets() - gets_before,
-    })
-}
-
-/// A drain with no mirror: what `sync --watch` runs between its passes when agents of this
-/// host queued new writes, so they reach the lake without waiting for the next pass. It
-/// is not a sync for `status` (the cache did not move).
-pub(crate) fn drain_only(
-    ctx: &Ctx,
-    g: &GlobalArgs,
-    store: &dyn lake::Store,
-    probe: bool,
-    carry: &mut Carry,
-) -> Result<SyncOutput> {
-    let start = Instant::now();
-    let (sent_before, gets_before) = (store.requests(), store.gets());
-    let _lock = host_lock(ctx, g)?;
-    lake::trace::sync("drain start", store.requests());
-    if probe {
-        lake::health::probe(&ctx.paths, store)?;
-    }
-    let drained = drain(ctx, g, store, carry)?;
-    lake::trace::sync("drain end", store.requests());
-    Ok(SyncOutput {
-        store: store.url(),
-        drained,
-        fleets: Vec::new(),
-        elapsed_ms: start.elapsed().as_millis(),
-        requests: store.requests() - sent_before,
-        gets: store.gets() - gets_before,
-    })
-}
-
-/// The host's sync lock (one drain or pass at a time), held until the file is dropped.
-fn host_lock(ctx: &Ctx, g: &GlobalArgs) -> Result<File> {
-    let lock = lock_file(ctx, "sync.lock")?;
-    if lock.try_lock().is_err() {
-        g.output()
-            .note("waiting for the sync already running on this host…");
-        lock.lock()
-            .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
-    }
-    Ok(lock)
-}
-
-/// Drain the spool, showing progress on a terminal.
-fn drain(
-    ctx: &Ctx,
-    g: &GlobalArgs,
-    store: &dyn lake::Store,
-    carry: &mut Carry,
-) -> Result<DrainReport> {
-    let show = std::io::stderr().is_terminal() && !g.quiet;
-    let mut last = Instant::now();
-    let mut progress = |done: usize, total: usize| {
-        if show && last.elapsed() > Duration::from_millis(500) {
-            last = Instant::now();
-            crate::output::stderr(&format!(
-                "\rdraining spool: {} of {}",
-                crate::spool::human_bytes(done as u64),
-                crate::spool::human_bytes(total as u64)
-            ));
-        }
-    };
-    let drained = lake::drain::drain(
-        &ctx.paths,
-        store,
-        ctx.config.lock_wait(),
-        carry,
-        &mut progress,
-    )?;
-    drained
+/// The drain's one-time warnings (a host id shared with another home), on stderr.
+fn warn(out: &SyncOutput) {
+    out.drained
         .warnings
         .iter()
         .for_each(|w| crate::output::stderr(w));
-    Ok(drained)
+}
+
+/// What a pass shows while it works: a wait for another sync, and the drain's progress
+/// on a terminal (at most twice a second).
+struct Shown<'a> {
+    g: &'a GlobalArgs,
+    show: bool,
+    last: Instant,
+}
+
+impl<'a> Shown<'a> {
+    fn new(g: &'a GlobalArgs) -> Self {
+        Shown {
+            g,
+            show: std::io::stderr().is_terminal() && !g.quiet,
+            last: Instant::now(),
+        }
+    }
+}
+
+impl sync::Observer for Shown<'_> {
+    fn waiting_for_lock(&mut self) {
+        self.g
+            .output()
+            .note("waiting for the sync already running on this host…");
+    }
+
+    fn drained(&mut self, done: u64, total: u64) {
+        if self.show && self.last.elapsed() > Duration::from_millis(500) {
+            self.last = Instant::now();
+            crate::output::stderr(&format!(
+                "\rdraining spool: {} of {}",
+                crate::spool::human_bytes(done),
+                crate::spool::human_bytes(total)
+            ));
+        }
+    }
 }
 
 pub(crate) fn render(o: &SyncOutput) -> String {

@@ -2,14 +2,14 @@
 //! `fleet_history`, the snapshot's `list`, `ctxlake status`'s pipeline facts), so the page
 //! reads the same cache through the same read boundary as `--json` does.
 
-use crate::cmd::status::{StatusOutput as Pipeline, gather as pipeline};
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::memory::kinds::ClaimStatus;
 use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
-use crate::snapshot::build::ClaimRow;
+use crate::services::status::{StatusOutput as Pipeline, gather as pipeline};
+use crate::snapshot::rows::ClaimRow;
 use crate::tools::fleet::history::{self, HistoryInput, HistoryOutput};
 use crate::tools::fleet::status::{self, StatusInput, StatusOutput};
+use crate::vocab::ClaimStatus;
 
 /// Claims per status read from the snapshot (one more tells the page there were more).
 pub(crate) const CLAIMS_SHOWN: usize = 20;

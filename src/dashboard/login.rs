@@ -113,7 +113,7 @@ impl Logins {
     pub(crate) fn redeem(&self, token: &str, q: &LinkQuery, now_secs: i64) -> Option<String> {
         let fresh = q.exp >= now_secs && q.exp <= now_secs + LINK_TTL_SECS + 60;
         let expected = signature(token, q.to, q.exp, q.nonce);
-        if !fresh || !landing_ok(q.to) || !crate::mcp::http::token::matches(q.sig, &expected) {
+        if !fresh || !landing_ok(q.to) || !crate::auth::token::matches(q.sig, &expected) {
             return None;
         }
         let mut raw = [0u8; 32];

@@ -4,7 +4,7 @@
 
 use crate::cache::{self, HandoffNote, Handoffs, History, Lease, Presence, Roster, SessionDigest};
 use crate::ctx::Ctx;
-use crate::fleet::handoff::HandoffStatus;
+use crate::vocab::HandoffStatus;
 
 const HOUR: i64 = 3_600_000;
 

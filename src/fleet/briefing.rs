@@ -191,7 +191,7 @@ fn claims(ctx: &Ctx) -> Vec<(String, String)> {
                 date,
                 c.independent_sessions,
                 c.confidence,
-                c.status == crate::memory::kinds::ClaimStatus::Contested,
+                c.status == crate::vocab::ClaimStatus::Contested,
                 &sanitize::clean(&c.text, CLAIM_TEXT_CHARS),
             );
             let (attribution, body) = text.split_once('\n').unwrap_or((&text, ""));

@@ -2,5 +2,6 @@
 //! hook and `sync` build on it; it never imports them.
 
 pub mod briefing;
-pub mod handoff;
 pub mod leases;
+pub mod presence;
+pub(crate) mod roster;

@@ -3,10 +3,11 @@
 use super::*;
 use crate::cache::{HandoffNote, Handoffs, Lease, Presence, Roster};
 use crate::config::Config;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::paths::Paths;
 use crate::scope::Scope;
-use crate::snapshot::build::{ClaimRow, build as build_snapshot};
+use crate::snapshot::build::build as build_snapshot;
+use crate::snapshot::rows::ClaimRow;
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 /// The instant every test briefs at; leases expire an hour later.
 const NOW: i64 = 1_764_000_000_000;
@@ -23,6 +24,7 @@ fn ctx(home: &std::path::Path) -> Ctx {
         pinned_fleet: None,
         cwd: home.to_path_buf(),
         clock: crate::ctx::Clock::Fixed(NOW),
+        trace: crate::ctx::Trace::default(),
     }
 }
 
@@ -68,7 +70,7 @@ fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
         agent: "agent-1".into(),
         session: "s1".into(),
         summary: format!("left auth half done {evil}"),
-        status: crate::fleet::handoff::HandoffStatus::Blocked,
+        status: crate::vocab::HandoffStatus::Blocked,
         next: Some("finish the token refresh".into()),
         repo: None,
     };

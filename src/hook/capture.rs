@@ -67,7 +67,7 @@ pub enum Captured {
 /// for its lock.
 pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<Captured> {
     let path = ctx.paths.spool_hook(runtime.as_str(), &rec.session);
-    let limits = ctx.spool_limits();
+    let limits = crate::spool::Limits::of(&ctx.config);
     match spool::append(&path, rec, limits, false, Wait::Overflow(spool::QUICK_WAIT)) {
         Ok(Landed::Live) => Ok(Captured::Live),
         Ok(Landed::Overflow(seg)) => Ok(Captured::Overflow(seg)),

@@ -146,6 +146,7 @@ fn context(
         pinned_fleet: None,
         cwd,
         clock: crate::ctx::Clock::System,
+        trace: crate::ctx::Trace::default(),
     }
 }
 

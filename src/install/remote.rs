@@ -69,7 +69,7 @@ pub fn entry(rt: Runtime, r: &Remote) -> Result<Value> {
 mod tests {
     #[test]
     fn the_default_url_is_where_the_http_server_listens_by_default() {
-        let addr = crate::mcp::http::DEFAULT_ADDR;
+        let addr = crate::addr::DEFAULT_ADDR;
         assert_eq!(DEFAULT_URL, format!("http://{addr}/mcp"));
     }
 

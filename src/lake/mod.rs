@@ -3,49 +3,25 @@
 
 use std::path::PathBuf;
 
-use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::paths::Paths;
 
 pub(crate) mod batch;
-pub mod checkpoint;
-pub mod claims;
 pub mod copy;
-pub mod digest;
-pub mod drain;
-pub mod health;
 pub mod keys;
 #[cfg(test)]
 pub(crate) mod logged;
-pub mod maint;
 pub mod manifest;
-pub mod mirror;
-pub mod presence;
-pub(crate) mod roster;
 pub mod s3;
-#[cfg(test)]
-mod sim;
 pub mod store;
-pub(crate) mod trace;
 pub(crate) mod watermark;
 
 pub use store::{LocalStore, Store};
 
-/// The store's URL: `CTXLAKE_STORE`, else `store` in config.toml, else the local lake.
-pub fn store_url(paths: &Paths, config: &Config) -> String {
-    crate::paths::var(crate::paths::env::STORE)
-        .or_else(|| config.store.clone())
-        .unwrap_or_else(|| format!("file://{}", paths.default_lake().display()))
-}
-
-/// Open the configured store. Only an `s3://` or `az://` store starts a network client.
-pub fn open(paths: &Paths, config: &Config) -> Result<Box<dyn Store>> {
-    open_url(&store_url(paths, config), config)
-}
-
-pub fn open_url(url: &str, config: &Config) -> Result<Box<dyn Store>> {
+/// Open the store at `url`: `file:///absolute/path`, or an `s3://`/`az://` store (the only
+/// kind that starts a network client), reached with `access`.
+pub fn open_url(url: &str, access: s3::Access) -> Result<Box<dyn Store>> {
     if s3::is_object_store_url(url) {
-        return Ok(Box::new(s3::S3Store::open(url, &config.s3)?));
+        return Ok(Box::new(s3::S3Store::open(url, access)?));
     }
     match crate::paths::path_from_store_url(url) {
         Some(p) if p.is_absolute() => Ok(Box::new(LocalStore::open(&PathBuf::from(p))?)),

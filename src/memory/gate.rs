@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::lake::claims::Event;
 use crate::memory::contradiction::Statement;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
-use crate::snapshot::build::{ClaimRow, EventRow};
+use crate::memory::event::Event;
+use crate::snapshot::rows::{ClaimRow, EventRow};
 use crate::spool::RecordKind;
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 #[derive(Debug, Default)]
 pub struct Folded {

@@ -3,9 +3,9 @@
 //! imports them.
 
 pub(crate) mod contradiction;
+pub mod event;
 pub mod evidence;
 pub(crate) mod fold;
 pub mod gate;
-pub mod kinds;
 pub mod render;
 pub mod snapshot;

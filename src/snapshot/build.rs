@@ -7,44 +7,9 @@ use rusqlite::{Connection, Statement, params};
 
 use super::SCHEMA;
 use super::embed::{HashEmbedder, quantize};
+use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
 use crate::error::{Error, Result};
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
-
-/// A claim as the gate left it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ClaimRow {
-    pub id: String,
-    pub text: String,
-    pub claim_type: ClaimType,
-    pub subject: String,
-    pub scope: ClaimScope,
-    pub status: ClaimStatus,
-    pub independent_sessions: u32,
-    pub confidence: f64,
-    pub created_at: String,
-    pub promoted_at: Option<String>,
-    pub agent: String,
-    pub session: String,
-}
-
-impl ClaimRow {
-    /// Agent-visible when memory is on and the gate let it through (contested stays visible, flagged).
-    pub fn visible(&self, mode: &str) -> bool {
-        mode == "on" && matches!(self.status, ClaimStatus::Promoted | ClaimStatus::Contested)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct EventRow {
-    pub at: String,
-    pub subject: String,
-    pub kind: String,
-    pub claim_id: String,
-    pub agent: String,
-    pub session: String,
-    pub text: String,
-}
 
 pub(super) const INSERT_CLAIM: &str =
     "INSERT INTO claims(rowid, id, text, type, subject, scope, status, visible,

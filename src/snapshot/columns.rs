@@ -4,7 +4,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 macro_rules! column {
     ($ty:ty) => {

@@ -1,5 +1,5 @@
 //! Patch this host's last built snapshot in place with what the incremental fold says
-//! changed since (`memory::fold::Delta`): the changed claim rows (with FTS entries and
+//! changed since ([`Delta`], which `memory::fold` computes): the changed claim rows (with FTS entries and
 //! vectors) and the whole timeline of each changed subject. Unlike `patch`, nothing is
 //! compared against the file: the fold names what changed, and the file is checked to
 //! be the snapshot the delta starts from (its id and claim count) inside the same
@@ -10,10 +10,22 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::build::{self, ClaimRow, sql};
+use super::build::{self, sql};
+use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
 use crate::error::{Error, Result};
-use crate::memory::fold::Delta;
+
+/// A patch's worth of the state: the rows that differ from the base snapshot (by 0-based
+/// row index; those past `base_claims` are new) and the full new timeline of each changed
+/// subject, in build order.
+#[derive(Debug)]
+pub(crate) struct Delta {
+    pub base_snapshot_id: String,
+    pub base_claims: usize,
+    pub total: usize,
+    pub claims: Vec<(usize, ClaimRow)>,
+    pub subjects: Vec<(String, Vec<EventRow>)>,
+}
 
 /// The change and how the snapshot presents it.
 pub(crate) struct Target<'a> {

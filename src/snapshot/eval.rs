@@ -9,12 +9,13 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use super::Snapshot;
-use super::build::{ClaimRow, build_with};
+use super::build::build_with;
 use super::embed::{Embedder, HashEmbedder};
 use super::rank::{Ranking, shipped};
+use super::rows::ClaimRow;
 use super::search::{Query, search_with};
 use super::vectors::Vectors;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/retrieval");
 

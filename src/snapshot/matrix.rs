@@ -203,8 +203,9 @@ fn has_vector_table(snap: &Snapshot) -> Result<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::build::{ClaimRow, build};
+    use super::super::build::build;
     use super::super::embed::{Embedder, HashEmbedder, cosine_q};
+    use super::super::rows::ClaimRow;
     use super::*;
 
     fn claim(id: &str, text: &str, subject: &str) -> ClaimRow {

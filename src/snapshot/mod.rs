@@ -18,6 +18,7 @@ pub mod embed;
 mod matrix;
 pub(crate) mod patch;
 pub mod rank;
+pub mod rows;
 pub mod search;
 pub mod top;
 pub mod vectors;
@@ -137,3 +138,6 @@ pub(crate) fn cleaned<T: Clean>(rows: impl Iterator<Item = rusqlite::Result<T>>)
     out.clean();
     Ok(out)
 }
+
+#[cfg(test)]
+mod clean_tests;

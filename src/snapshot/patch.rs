@@ -10,7 +10,8 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::build::{self, ClaimRow, EventRow, sql};
+use super::build::{self, sql};
+use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
 use crate::error::{Error, Result};
 

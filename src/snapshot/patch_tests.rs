@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::lake::claims::Event;
+use crate::memory::event::Event;
 use crate::snapshot::embed::{Embedder, HashEmbedder};
 use crate::snapshot::{Snapshot, search, top};
 

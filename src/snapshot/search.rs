@@ -13,14 +13,14 @@
 
 use std::collections::HashMap;
 
-use super::build::{ClaimRow, EventRow};
 use super::embed::{Embedder, HashEmbedder, hash};
 use super::matrix::{self, Filter};
 use super::rank::{Lexical, Ranking, fuse};
+use super::rows::{ClaimRow, EventRow};
 use super::{Snapshot, cleaned, query_error as sql};
 use crate::clean::Clean;
 use crate::error::{Error, Result};
-use crate::memory::kinds::ClaimStatus;
+use crate::vocab::ClaimStatus;
 
 const LEXICAL_CANDIDATES: usize = 200;
 /// Below this cosine a claim found by no lexical pass is not a hit (per embedder: model

@@ -1,7 +1,7 @@
 //! Search, listing and visibility over a built snapshot (hash vectors, shipped ranking).
 use super::super::build::build;
 use super::*;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 pub(crate) fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimRow {
     ClaimRow {

@@ -1,7 +1,7 @@
 //! The fleet's strongest promoted claims, for the session-start briefing: most
 //! independent sessions first, then confidence. No query text, so no FTS or vectors.
 
-use super::build::ClaimRow;
+use super::rows::ClaimRow;
 use super::{Snapshot, cleaned, query_error as sql};
 use crate::error::Result;
 
@@ -41,7 +41,7 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
 mod tests {
     use super::super::build::build;
     use super::*;
-    use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
+    use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
     #[test]
     fn strongest_visible_first() {

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::build::ClaimRow;
 use super::embed::{Embedder, quantize};
+use super::rows::ClaimRow;
 use crate::config::{Config, EmbedderKind};
 use crate::paths::Paths;
 

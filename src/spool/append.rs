@@ -21,6 +21,16 @@ pub struct Limits {
     pub rotate_bytes: u64,
 }
 
+impl Limits {
+    /// The spool caps from the settings, for every writer (tools, hook, operator verbs).
+    pub fn of(config: &crate::config::Config) -> Limits {
+        Limits {
+            max_dir_bytes: config.spool_max_bytes,
+            rotate_bytes: config.spool_rotate_bytes,
+        }
+    }
+}
+
 /// What to do when the spool file's lock is held by someone else.
 #[derive(Debug, Clone, Copy)]
 pub enum Wait {

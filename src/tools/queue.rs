@@ -49,7 +49,7 @@ pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Re
     spool::append(
         &ctx.paths.spool_mcp(fleet),
         &rec,
-        ctx.spool_limits(),
+        crate::spool::Limits::of(&ctx.config),
         true,
         wait,
     )?;

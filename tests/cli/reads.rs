@@ -1,8 +1,9 @@
 //! The read boundary: text planted in a snapshot row (a bidi override, a Unicode tag
 //! character) never reaches an agent, through the CLI's `--json` or through MCP.
 
-use ctxlake::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
-use ctxlake::snapshot::build::{ClaimRow, EventRow, build};
+use ctxlake::snapshot::build::build;
+use ctxlake::snapshot::rows::{ClaimRow, EventRow};
+use ctxlake::vocab::{ClaimScope, ClaimStatus, ClaimType};
 use serde_json::{Value, json};
 
 use crate::common::Env;

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::super::GlobalArgs;
 use super::DoctorArgs;
-use crate::doctor::Report;
 use crate::error::{Error, Kind, Result};
 use crate::install::{Action, EntryOpts, Installer, Runtime};
+use crate::services::doctor::Report;
 
 #[derive(Debug, Serialize)]
 pub(super) struct FixOutput {
@@ -40,7 +40,7 @@ pub(super) fn run(
     inst: &Installer,
     opts: &EntryOpts,
 ) -> Result<FixOutput> {
-    let plan = crate::doctor::plan_fix(report, inst, opts)?;
+    let plan = crate::services::doctor::plan_fix(report, inst, opts)?;
     let mut files: Vec<FixedFile> = plan
         .files
         .iter()

@@ -10,9 +10,9 @@ mod fix;
 
 use super::{GlobalArgs, printed};
 use crate::config::Config;
-use crate::doctor::{self, Check, Group, Inputs, Report, Status};
 use crate::error::{Error, Kind, Result};
 use crate::paths::Paths;
+use crate::services::doctor::{self, Check, Group, Inputs, Report, Status};
 
 /// Prove each link of the chain works on this machine, and repair drift
 ///

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::Result;
-use crate::memory::kinds::{ClaimStatus, ClaimType};
 use crate::output::table;
 use crate::snapshot::Snapshot;
+use crate::vocab::{ClaimStatus, ClaimType};
 
 /// List claims in the published snapshot by status (operators see every status)
 ///

@@ -4,8 +4,8 @@ use clap::Args;
 
 use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::Result;
-use crate::memory::kinds::{ClaimScope, ClaimType};
 use crate::tools::memory::search::{SearchInput, SearchOutput, run as search};
+use crate::vocab::{ClaimScope, ClaimType};
 
 /// Search the fleet's promoted claims (lexical FTS5 and vector similarity, fused)
 ///

@@ -7,7 +7,7 @@ use super::super::html::{Esc, span, w};
 use super::fleet::{ago, more};
 use crate::memory::gate::waiting_because;
 use crate::memory::render::attribution;
-use crate::snapshot::build::ClaimRow;
+use crate::snapshot::rows::ClaimRow;
 
 /// Handoffs and sessions shown; the CLI's `fleet history` has the rest.
 const RECORDS_SHOWN: usize = 15;
@@ -131,7 +131,7 @@ fn claim_list(m: &mut String, title: &str, class: &str, rows: &[ClaimRow], queue
     w!(m, "<ul class=\"claims {class}\">");
     for c in rows.iter().take(CLAIMS_SHOWN) {
         let date = c.promoted_at.as_deref().unwrap_or(&c.created_at);
-        let contested = c.status == crate::memory::kinds::ClaimStatus::Contested;
+        let contested = c.status == crate::vocab::ClaimStatus::Contested;
         let attr = attribution(&c.id, date, c.independent_sessions, c.confidence, contested);
         w!(
             m,

@@ -15,7 +15,6 @@ use serde_json::json;
 
 pub(crate) use send::send;
 
-use super::claims::Event;
 use crate::cache::HandoffNote;
 use crate::spool::{self, Record, RecordKind};
 
@@ -130,30 +129,6 @@ pub(crate) fn notes(key: &str, bytes: &[u8], fleet: &str) -> (Vec<HandoffNote>, 
     (out, bad)
 }
 
-/// The claim events in the object `key` of `fleet` (a batch, or a single legacy event),
-/// and how many lines were skipped.
-pub(crate) fn events(key: &str, bytes: &[u8], fleet: &str) -> (Vec<Event>, usize) {
-    if !is_batch(key) {
-        return match serde_json::from_slice::<Event>(bytes) {
-            Ok(e) => (vec![e], 0),
-            Err(_) => (Vec::new(), 1),
-        };
-    }
-    let (recs, bad) = decode(bytes, fleet, Area::Events);
-    let events = recs
-        .into_iter()
-        .map(|r| Event {
-            id: r.id,
-            at: r.ts,
-            kind: r.kind,
-            agent: r.agent,
-            session: r.session,
-            payload: r.payload,
-        })
-        .collect();
-    (events, bad)
-}
-
 /// A record of agent `a`, session `s`, whose id is the `n`th ms after a fixed time.
 #[cfg(test)]
 pub(crate) fn test_record(n: u64, fleet: &str, kind: &str, payload: serde_json::Value) -> Record {
@@ -203,7 +178,7 @@ mod tests {
         let ids: Vec<String> = notes.into_iter().map(|n| n.id).collect();
         assert_eq!(ids, [rec(1, "f", "").id, rec(5, "f", "").id]);
         assert_eq!(bad, 4);
-        let (events, bad) = events("claims/f/events/x.ndjson", &bytes, "f");
+        let (events, bad) = crate::memory::event::events("claims/f/events/x.ndjson", &bytes, "f");
         assert_eq!((events.len(), bad), (1, 5));
     }
 

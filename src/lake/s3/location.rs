@@ -10,13 +10,33 @@ use object_store::ObjectStore;
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::azure::MicrosoftAzureBuilder;
 
+use crate::config::S3Options;
 use crate::error::{Error, Result};
 
-/// The non-secret `[s3]` settings from config.toml.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct S3Options {
-    pub endpoint: Option<String>,
-    pub region: Option<String>,
+/// How to reach an object store: the non-secret `[s3]` settings from config.toml and the
+/// provider's environment (`AWS_*`, `AZURE_*`), captured by the caller (storage reads no
+/// environment of its own).
+#[derive(Debug, Clone, Copy)]
+pub struct Access<'a> {
+    pub s3: &'a S3Options,
+    /// `(name, value)` of every provider variable set.
+    pub env: &'a [(String, String)],
+}
+
+impl Access<'_> {
+    fn set(&self, names: &[&str]) -> bool {
+        self.env
+            .iter()
+            .any(|(k, v)| !v.is_empty() && names.contains(&k.as_str()))
+    }
+
+    /// The variables whose names start with `prefix`, as config keys.
+    fn with_prefix<'b>(&'b self, prefix: &'b str) -> impl Iterator<Item = (String, &'b str)> + 'b {
+        self.env
+            .iter()
+            .filter(move |(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,38 +119,44 @@ pub(super) fn parse(url: &str) -> Result<Location> {
     })
 }
 
-fn env_set(names: &[&str]) -> bool {
-    names.iter().any(|n| crate::paths::var(n).is_some())
-}
-
 /// The client for `loc`, built from its provider's environment. Makes no request.
-pub(super) fn build(
-    loc: &Location,
-    opts: &S3Options,
-) -> object_store::Result<Arc<dyn ObjectStore>> {
+pub(super) fn build(loc: &Location, access: Access) -> object_store::Result<Arc<dyn ObjectStore>> {
     Ok(match loc.provider {
-        Provider::S3 => Arc::new(s3_builder(loc, opts).build()?),
+        Provider::S3 => Arc::new(s3_builder(loc, access).build()?),
         // `AZURE_STORAGE_ACCOUNT_NAME` and a key, SAS token or identity; the emulator
         // (Azurite) with `AZURE_STORAGE_USE_EMULATOR=true` (+ `AZURITE_BLOB_STORAGE_URL`).
-        Provider::Azure => Arc::new(
-            MicrosoftAzureBuilder::from_env()
-                .with_container_name(&loc.bucket)
-                .build()?,
-        ),
+        Provider::Azure => {
+            let mut b = MicrosoftAzureBuilder::new();
+            for (k, v) in access.with_prefix("AZURE_") {
+                if let Ok(key) = k.parse() {
+                    b = b.with_config(key, v);
+                }
+            }
+            if let Some((_, v)) = access.env.iter().find(|(k, _)| k == "MSI_ENDPOINT") {
+                b = b.with_msi_endpoint(v);
+            }
+            Arc::new(b.with_container_name(&loc.bucket).build()?)
+        }
     })
 }
 
 /// The AWS environment (`AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ALLOW_HTTP`, keys, roles),
 /// then the config file for what the environment leaves unset.
-fn s3_builder(loc: &Location, opts: &S3Options) -> AmazonS3Builder {
-    let mut b = AmazonS3Builder::from_env().with_bucket_name(&loc.bucket);
-    if let Some(e) = opts.endpoint.as_deref()
-        && !env_set(&["AWS_ENDPOINT_URL", "AWS_ENDPOINT"])
+fn s3_builder(loc: &Location, access: Access) -> AmazonS3Builder {
+    let mut b = AmazonS3Builder::new();
+    for (k, v) in access.with_prefix("AWS_") {
+        if let Ok(key) = k.parse::<AmazonS3ConfigKey>() {
+            b = b.with_config(key, v);
+        }
+    }
+    let mut b = b.with_bucket_name(&loc.bucket);
+    if let Some(e) = access.s3.endpoint.as_deref()
+        && !access.set(&["AWS_ENDPOINT_URL", "AWS_ENDPOINT"])
     {
         b = b.with_config(AmazonS3ConfigKey::Endpoint, e);
     }
-    if let Some(r) = opts.region.as_deref()
-        && !env_set(&["AWS_REGION", "AWS_DEFAULT_REGION"])
+    if let Some(r) = access.s3.region.as_deref()
+        && !access.set(&["AWS_REGION", "AWS_DEFAULT_REGION"])
     {
         b = b.with_config(AmazonS3ConfigKey::Region, r);
     }

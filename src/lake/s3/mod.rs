@@ -21,7 +21,7 @@ use super::keys;
 use super::store::{Created, Got, Object, Store};
 use crate::error::{Error, Result};
 
-pub use location::S3Options;
+pub use location::Access;
 pub(crate) use location::is_object_store_url;
 
 /// Requests a batch keeps in flight at once (drains and mirror fetches).
@@ -43,12 +43,12 @@ pub(crate) struct S3Store {
 impl S3Store {
     /// Build the client for `url` (`s3://bucket[/prefix]`, `az://container[/prefix]`).
     /// Makes no request.
-    pub(crate) fn open(url: &str, opts: &S3Options) -> Result<S3Store> {
+    pub(crate) fn open(url: &str, access: Access) -> Result<S3Store> {
         let loc = location::parse(url)?;
         // reqwest is built without a bundled TLS provider (ring keeps the binary lean);
         // installing it twice is harmless, so every open tries.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let os = location::build(&loc, opts)
+        let os = location::build(&loc, access)
             .map_err(|e| Error::usage("invalid_store", format!("cannot use `{url}`")).source(e))?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use hyper::http::request::Parts;
 use hyper::{HeaderMap, Method};
 
-use super::exchange::header;
+use super::Shared;
 use super::reply::Reply;
-use super::{Shared, token};
+use super::request::header;
+use crate::auth::token;
 use crate::dashboard::{self, html::unsegment, login};
 
 pub(crate) enum Page {

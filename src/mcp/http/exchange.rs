@@ -8,37 +8,12 @@ use std::sync::Arc;
 use hyper::HeaderMap;
 use serde_json::{Value, json};
 
-use super::reply::Reply;
+use super::reply::{Reply, respond};
+use super::request::{header, id_of, method_of};
 use super::{Endpoint, Shared, stateless};
 use crate::mcp::Server;
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use crate::mcp::protocol::{Era, META_VERSION, Version};
-
-/// A request header's value with surrounding whitespace removed (RFC 9110 §5.5).
-pub(crate) fn header<'h>(h: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    h.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
-}
-
-fn method_of(msg: &Value) -> Option<&str> {
-    msg.get("method").and_then(Value::as_str)
-}
-
-/// The id to answer an error with: the request's when it has a usable one, else null.
-pub(crate) fn id_of(msg: &Value) -> Value {
-    match msg.get("id") {
-        Some(id) if id.is_string() || id.is_i64() || id.is_u64() => id.clone(),
-        _ => Value::Null,
-    }
-}
-
-/// What the dispatch owed becomes the HTTP answer: nothing (a notification or a response
-/// from the client) is 202 with no body, anything else is one JSON body.
-pub(crate) fn respond(reply: Option<Value>) -> Reply {
-    match reply {
-        None => Reply::empty(202),
-        Some(v) => Reply::json(200, v),
-    }
-}
 
 pub(crate) fn post(sh: &Shared, ep: &Endpoint, h: &HeaderMap, body: &[u8]) -> Reply {
     let msg = match serde_json::from_slice::<Value>(body) {

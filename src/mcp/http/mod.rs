@@ -16,16 +16,14 @@ pub(crate) mod guard;
 #[cfg(test)]
 mod props;
 mod reply;
+mod request;
 mod route;
 mod serve;
 mod session;
 mod stateless;
 #[cfg(test)]
 mod tests;
-pub(crate) mod token;
-
-/// The fixed default port: 8719 ("ctx" has no digits; it was free in the IANA registry).
-pub const DEFAULT_ADDR: &str = "127.0.0.1:8719";
+use crate::auth::token;
 
 /// How `ctxlake mcp --http` was asked to run.
 #[derive(Debug, Clone)]
@@ -65,25 +63,6 @@ impl Shared {
         reg.http_sessions = Some(n);
         status::refresh(&self.base.paths, &reg);
     }
-}
-
-/// Parse `ADDR` (`host:port`, `:port` or a bare port); `localhost` means 127.0.0.1.
-pub fn parse_addr(s: &str) -> Result<SocketAddr> {
-    let s = s.trim();
-    let full = if s.bytes().all(|b| b.is_ascii_digit()) {
-        format!("127.0.0.1:{s}")
-    } else if let Some(port) = s.strip_prefix(':') {
-        format!("127.0.0.1:{port}")
-    } else if let Some(port) = s.strip_prefix("localhost:") {
-        format!("127.0.0.1:{port}")
-    } else {
-        s.to_string()
-    };
-    full.parse().map_err(|_| {
-        Error::usage("bad_address", format!("`{s}` is not a listen address")).hint(format!(
-            "give `IP:PORT`, e.g. `{DEFAULT_ADDR}` or `127.0.0.1:0`"
-        ))
-    })
 }
 
 /// Serve until SIGTERM or SIGINT.

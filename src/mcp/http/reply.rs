@@ -82,3 +82,12 @@ impl Reply {
         }
     }
 }
+
+/// What the dispatch owed becomes the HTTP answer: nothing (a notification or a response
+/// from the client) is 202 with no body, anything else is one JSON body.
+pub(crate) fn respond(reply: Option<Value>) -> Reply {
+    match reply {
+        None => Reply::empty(202),
+        Some(v) => Reply::json(200, v),
+    }
+}

@@ -9,9 +9,11 @@ use hyper::body::Incoming;
 use hyper::{HeaderMap, Method, Request};
 use serde_json::json;
 
-use super::exchange::{self, header};
+use super::exchange;
 use super::reply::Reply;
-use super::{Endpoint, Shared, token};
+use super::request::header;
+use super::{Endpoint, Shared};
+use crate::auth::token;
 use crate::mcp::MAX_FRAME_BYTES;
 
 /// The same cap as one stdio frame.

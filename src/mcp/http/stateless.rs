@@ -7,8 +7,8 @@ use hyper::HeaderMap;
 use serde_json::{Map, Value, json};
 
 use super::Endpoint;
-use super::exchange::{header, id_of, respond};
-use super::reply::Reply;
+use super::reply::{Reply, respond};
+use super::request::{header, id_of};
 use crate::mcp::Server;
 use crate::mcp::jsonrpc::{
     INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, UNSUPPORTED_VERSION,

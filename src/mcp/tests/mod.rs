@@ -29,6 +29,7 @@ pub fn ctx(dir: &Path, pinned: Option<&str>) -> Ctx {
         pinned_fleet: pinned.map(String::from),
         cwd: dir.to_path_buf(),
         clock: crate::ctx::Clock::System,
+        trace: crate::ctx::Trace::default(),
     }
 }
 

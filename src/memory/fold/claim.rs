@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::memory::gate::needed;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
-use crate::snapshot::build::{ClaimRow, EventRow};
+use crate::snapshot::rows::{ClaimRow, EventRow};
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 /// Where a timeline event sorts in the full fold: by `at`, then by the pass that wrote
 /// it (1 proposals, 2 the gate, 3 operators), then by the event id (passes 1 and 3) or

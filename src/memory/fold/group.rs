@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::claim::{Claim, GateEvent, Gated};
 use crate::memory::contradiction::Statement;
-use crate::memory::kinds::{ClaimScope, ClaimStatus};
+use crate::vocab::{ClaimScope, ClaimStatus};
 
 /// The group a claim's gate decision depends on, as the full fold keys it: the subject
 /// lowercased and the statement's content words (empty: it can contradict nothing).

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::claim::Claim;
-use crate::memory::kinds::ClaimStatus;
+use crate::vocab::ClaimStatus;
 
 /// (id, first proposal id, group, subject name, hash, status, detail).
 #[derive(Debug, Serialize, Deserialize)]

@@ -15,10 +15,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::lake::claims::Event;
+use crate::memory::event::Event;
 use crate::spool::RecordKind;
 use claim::{Claim, Op, Proposal};
-pub(crate) use view::Delta;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct State {
@@ -253,8 +252,8 @@ impl State {
         id: &str,
         c: &Claim,
     ) -> (
-        crate::snapshot::build::ClaimRow,
-        Vec<(claim::SortKey, crate::snapshot::build::EventRow)>,
+        crate::snapshot::rows::ClaimRow,
+        Vec<(claim::SortKey, crate::snapshot::rows::EventRow)>,
     ) {
         let independent = c.independent(|s| shown_at(&self.shown, s, id)).len();
         let ops = self

@@ -166,5 +166,5 @@ proptest! {
     }
 }
 
-use crate::memory::kinds::ClaimStatus;
-use crate::snapshot::build::EventRow;
+use crate::snapshot::rows::EventRow;
+use crate::vocab::ClaimStatus;

@@ -11,8 +11,9 @@ use super::State;
 use super::claim::SortKey;
 use super::list::subject_name;
 use crate::memory::gate::Folded;
-use crate::memory::kinds::ClaimStatus;
-use crate::snapshot::build::{ClaimRow, EventRow};
+use crate::snapshot::delta::Delta;
+use crate::snapshot::rows::EventRow;
+use crate::vocab::ClaimStatus;
 
 /// What changed since the snapshot this state last built.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -36,18 +37,6 @@ impl Pending {
     pub fn subject(&mut self, subject: &str) {
         self.subjects.insert(subject.to_ascii_lowercase());
     }
-}
-
-/// A patch's worth of the state: the rows that differ from the base snapshot (by 0-based
-/// row index; those past `base_claims` are new) and the full new timeline of each changed
-/// subject, in build order.
-#[derive(Debug)]
-pub(crate) struct Delta {
-    pub base_snapshot_id: String,
-    pub base_claims: usize,
-    pub total: usize,
-    pub claims: Vec<(usize, ClaimRow)>,
-    pub subjects: Vec<(String, Vec<EventRow>)>,
 }
 
 impl State {

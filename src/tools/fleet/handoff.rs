@@ -5,9 +5,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{Error, Result};
-pub use crate::fleet::handoff::HandoffStatus;
 use crate::tools::queue::{self, Queued};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
+pub use crate::vocab::HandoffStatus;
 
 pub const TOOL: Tool = Tool {
     name: "fleet_handoff",

@@ -6,9 +6,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-pub use crate::memory::kinds::ClaimType;
 use crate::tools::queue::{self, Queued};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
+pub use crate::vocab::ClaimType;
 
 pub const TOOL: Tool = Tool {
     name: "memory_propose",

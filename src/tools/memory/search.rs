@@ -5,12 +5,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::error::Result;
-use crate::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
 use crate::memory::render;
 use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
 use crate::rules;
 use crate::snapshot::search::{Query, search_with};
 use crate::tools::{Ctx, Tool, invoke, schema_of};
+use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 pub const TOOL: Tool = Tool {
     name: "memory_search",
@@ -179,7 +179,7 @@ fn record_shown(ctx: &Ctx, fleet: &str, out: &SearchOutput) {
     let _ = crate::spool::append(
         &ctx.paths.spool_mcp(fleet),
         &rec,
-        ctx.spool_limits(),
+        crate::spool::Limits::of(&ctx.config),
         false,
         wait,
     );

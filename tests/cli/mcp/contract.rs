@@ -1,7 +1,7 @@
 //! The contract between the two adapters: for every tool, `ctxlake <cmd> --json` equals the
 //! MCP `structuredContent` for the same input, against a populated cache and snapshot.
 
-use ctxlake::memory::kinds::{ClaimScope, ClaimStatus, ClaimType};
+use ctxlake::vocab::{ClaimScope, ClaimStatus, ClaimType};
 use serde_json::{Value, json};
 
 use super::{call, init, session};
@@ -50,7 +50,7 @@ fn populate(env: &Env) {
         ]})
         .to_string(),
     );
-    let claim = ctxlake::snapshot::build::ClaimRow {
+    let claim = ctxlake::snapshot::rows::ClaimRow {
         id: "cc-01".into(),
         text: "the flaky test needs RUST_TEST_THREADS=1".into(),
         claim_type: ClaimType::Environment,
@@ -64,7 +64,7 @@ fn populate(env: &Env) {
         agent: "agent-b".into(),
         session: "sess-b".into(),
     };
-    let event = ctxlake::snapshot::build::EventRow {
+    let event = ctxlake::snapshot::rows::EventRow {
         at: "2026-01-01T00:00:00.000Z".into(),
         subject: "ci".into(),
         kind: "outcome".into(),

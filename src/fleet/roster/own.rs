@@ -1,0 +1,343 @@
+//! The writing host's side of its roster for one fleet: read once per drain (on the
+//! fleet's first presence record), applied to in memory, written back at each flush.
+//!
+//! Idempotence: a drain flushes after each block of a spool file and only then moves the
+//! file's watermark, so a crash replays at most the last flushed block of a file. The
+//! roster therefore carries, per spool file still on disk, the ids of its last flushed
+//! block (`Window`); a replayed record found there is skipped. A file's window goes when
+//! the file does (it was drained to the end), so the roster stays small.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::kept::{self, Kept};
+use super::{RosterObj, Window};
+use crate::error::Result;
+use crate::fleet::presence::PresenceObj;
+use crate::lake::keys;
+use crate::lake::store::Store;
+use crate::paths::Paths;
+use crate::spool::Record;
+
+pub(crate) struct Own {
+    key: String,
+    host: String,
+    fleet: String,
+    entries: BTreeMap<(String, String), PresenceObj>,
+    /// Every id a replay must skip: the loaded windows plus everything applied since.
+    done: HashSet<String>,
+    /// Windows as last read or written, by spool file.
+    windows: BTreeMap<String, Window>,
+    /// This flush's windows, by spool file.
+    current: BTreeMap<String, Window>,
+    /// Keys of the fleet's legacy per-session presences, listed on the first new session.
+    legacy: Option<BTreeSet<String>>,
+    /// Where that listing is kept: this home drains with rosters now, so no presence of
+    /// its own sessions can appear later, and a new session costs no listing per pass.
+    legacy_file: PathBuf,
+    /// Legacy presences taken over since the last flush: deleted once the roster that
+    /// holds their sessions is written, or a pruned session would come back from them.
+    taken_over: Vec<String>,
+    /// This home's copy of the roster (see `kept`), written before each PUT.
+    kept_file: PathBuf,
+    /// This home's recent write ids (see `kept::Kept::recent`).
+    recent: Vec<String>,
+    warning: Option<String>,
+    dirty: bool,
+    /// The write id of the kept copy as this value last read or wrote it (see
+    /// [`Own::still_current`]).
+    kept_write: Option<String>,
+    /// `state/host-id`: a home that took a new id writes under another key.
+    host_file: PathBuf,
+}
+
+impl Own {
+    /// This host's roster of `fleet` as the lake holds it (empty when there is none yet),
+    /// or this home's kept copy when the lake's is damaged or was written by another home
+    /// sharing this host id: then this home takes a new host id (see [`Start`]).
+    pub(crate) fn load(store: &dyn Store, paths: &Paths, fleet: &str) -> Result<Own> {
+        let mut host = super::host_id(paths)?;
+        let kept_file = kept::path(paths, fleet);
+        let kept = kept::read(&kept_file, fleet);
+        let kept_write = kept.as_ref().map(|k| k.roster.write.clone());
+        let mut key = keys::roster(fleet, &host);
+        let lake = match store.get(&key)? {
+            None => Lake::Missing,
+            Some((b, _)) => super::read_written(&b, fleet).map_or(Lake::Damaged, Lake::Written),
+        };
+        let start = Start::choose(lake, kept, &host).map_err(|()| damaged(store, &key))?;
+        let mut warning = None;
+        if let Start::Clone(_) = start {
+            let old = std::mem::replace(&mut host, super::mint_host_id(paths)?);
+            key = keys::roster(fleet, &host);
+            warning = Some(cloned(paths, &old, &host));
+        }
+        if let Start::Damaged(_) = start {
+            warning = Some(format!(
+                "warning: this host's roster `{key}` in the lake is damaged; rebuilt it from this home's copy `{}`\n",
+                kept_file.display()
+            ));
+        }
+        let (dirty, recent, (sessions, windows)) = start.state();
+        let done = windows
+            .iter()
+            .flat_map(|w| w.applied.iter().chain(&w.redone).cloned())
+            .collect();
+        Ok(Own {
+            key,
+            host,
+            fleet: fleet.to_string(),
+            entries: sessions
+                .into_iter()
+                .map(|p| ((p.agent.clone(), p.session.clone()), p))
+                .collect(),
+            done,
+            windows: windows.into_iter().map(|w| (w.file.clone(), w)).collect(),
+            current: BTreeMap::new(),
+            legacy: None,
+            legacy_file: paths
+                .state()
+                .join("roster")
+                .join(format!("{fleet}.legacy.json")),
+            taken_over: Vec::new(),
+            kept_file,
+            recent,
+            warning,
+            dirty,
+            kept_write,
+            host_file: super::host_id_file(paths),
+        })
+    }
+
+    /// Whether this value still is this home's roster, so a drain may reuse it instead
+    /// of reading the lake's copy again: nothing unwritten, the home still has this host
+    /// id, and no other process of this home (a one-shot `ctxlake sync` beside the
+    /// daemon) flushed the roster since: each flush first rewrites the kept copy with a
+    /// fresh write id. Two local reads, no request.
+    pub(crate) fn still_current(&self) -> bool {
+        let host = super::stored_host_id(&self.host_file);
+        let kept = kept::read(&self.kept_file, &self.fleet).map(|k| k.roster.write);
+        !self.dirty
+            && host.as_ref() == Some(&self.host)
+            && kept.is_some()
+            && kept == self.kept_write
+    }
+
+    /// The one-time message a load had for the person (a clone, a damaged roster).
+    pub(crate) fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    /// Apply `rec` (read from spool file `file`) at lake time `now`; false when it had
+    /// been applied before.
+    pub(crate) fn apply(
+        &mut self,
+        store: &dyn Store,
+        rec: &Record,
+        file: &str,
+        now: i64,
+    ) -> Result<bool> {
+        // First, so a legacy presence taken over brings its applied ids along.
+        let k = self.ensure_entry(store, rec)?;
+        let window = self
+            .current
+            .entry(file.to_string())
+            .or_insert_with(|| Window {
+                file: file.to_string(),
+                ..Window::default()
+            });
+        if self.done.contains(&rec.id) {
+            window.redone.push(rec.id.clone());
+            return Ok(false);
+        }
+        window.applied.push(rec.id.clone());
+        self.done.insert(rec.id.clone());
+        self.dirty = true;
+        if let Some(p) = self.entries.get_mut(&k) {
+            p.apply(rec, now);
+            p.last_seen_ms = Some(now);
+        }
+        Ok(true)
+    }
+
+    /// The session's entry key, adding the entry when new: a session new to the roster
+    /// takes over its legacy presence (written by an older build), leases and applied ids.
+    fn ensure_entry(&mut self, store: &dyn Store, rec: &Record) -> Result<(String, String)> {
+        let k = (rec.agent.clone(), rec.session.clone());
+        if !self.entries.contains_key(&k) {
+            let p = self.legacy_presence(store, rec)?;
+            self.entries.insert(k.clone(), p);
+        }
+        Ok(k)
+    }
+
+    fn legacy_presence(&mut self, store: &dyn Store, rec: &Record) -> Result<PresenceObj> {
+        if self.legacy.is_none() {
+            self.legacy = Some(self.legacy_keys(store)?);
+        }
+        let key = keys::presence(&rec.fleet, &rec.agent, &rec.session);
+        if !self.legacy.as_ref().is_some_and(|l| l.contains(&key)) {
+            return Ok(PresenceObj::new(rec));
+        }
+        let old = store
+            .get(&key)?
+            .and_then(|(b, _)| serde_json::from_slice::<PresenceObj>(&b).ok())
+            .filter(|p| p.fleet == rec.fleet && p.agent == rec.agent && p.session == rec.session);
+        Ok(match old {
+            Some(mut p) => {
+                self.done.extend(std::mem::take(&mut p.applied));
+                self.taken_over.push(key);
+                p
+            }
+            None => PresenceObj::new(rec),
+        })
+    }
+
+    /// The legacy presence keys, listed once per home and then read from `legacy_file`.
+    fn legacy_keys(&self, store: &dyn Store) -> Result<BTreeSet<String>> {
+        let kept = std::fs::read(&self.legacy_file).ok();
+        if let Some(keys) = kept.and_then(|b| serde_json::from_slice(&b).ok()) {
+            return Ok(keys);
+        }
+        let listed = store.list(&keys::presences(&self.fleet))?;
+        let keys: BTreeSet<String> = listed.into_iter().map(|o| o.key).collect();
+        let bytes = serde_json::to_vec(&keys).unwrap_or_default();
+        crate::fsutil::write_atomic(&self.legacy_file, &bytes, 0o600)?;
+        Ok(keys)
+    }
+
+    /// Write the roster when anything was applied: expired sessions pruned, the windows
+    /// of spool files gone from `spool` dropped, this flush's windows added. (A drain
+    /// uses the two steps below; this is their sum, for the tests.)
+    #[cfg(test)]
+    pub(crate) fn flush(&mut self, store: &dyn Store, spool: &Path, now: i64) -> Result<()> {
+        if let Some((key, bytes)) = self.prepare(spool, now)? {
+            store.put(&key, &bytes)?;
+            self.landed(store);
+        }
+        Ok(())
+    }
+
+    /// `flush` in two steps, so a drain PUTs the rosters of all its fleets at once: the
+    /// key and bytes to PUT when anything was applied (this home's copy already kept),
+    /// then [`Own::landed`] once the PUT succeeded.
+    pub(crate) fn prepare(&mut self, spool: &Path, now: i64) -> Result<Option<(String, Vec<u8>)>> {
+        if !self.dirty {
+            return Ok(None);
+        }
+        self.entries.retain(|_, p| !super::expired(p, now));
+        let mut windows = std::mem::take(&mut self.windows);
+        windows.extend(std::mem::take(&mut self.current));
+        windows.retain(|file, _| spool.join(file).exists());
+        let obj = RosterObj {
+            host: self.host.clone(),
+            fleet: self.fleet.clone(),
+            sessions: self.entries.values().cloned().collect(),
+            windows: windows.values().cloned().collect(),
+            write: crate::ulid::new(),
+        };
+        self.windows = windows;
+        // Kept first: whether or not the PUT lands (or lands late), its id is ours.
+        Kept::remember(&mut self.recent, &obj.write);
+        let bytes = serde_json::to_vec(&obj).unwrap_or_default();
+        let recent = self.recent.clone();
+        let write = obj.write.clone();
+        kept::write(
+            &self.kept_file,
+            &Kept {
+                recent,
+                roster: obj,
+            },
+        )?;
+        self.kept_write = Some(write);
+        Ok(Some((self.key.clone(), bytes)))
+    }
+
+    /// The PUT of [`Own::prepare`]'s roster landed.
+    pub(crate) fn landed(&mut self, store: &dyn Store) {
+        // Only this host ever wrote them. A replay of this flush's block is still caught by
+        // the window just written, which holds the ids the legacy objects carried over.
+        for key in std::mem::take(&mut self.taken_over) {
+            let _ = store.delete(&key);
+        }
+        self.dirty = false;
+    }
+}
+
+/// The lake's copy of this host's roster at load.
+enum Lake {
+    Missing,
+    /// Present but not a roster of this fleet.
+    Damaged,
+    /// Sessions, windows, write id.
+    Written((Vec<PresenceObj>, Vec<Window>, String)),
+}
+
+type Loaded = (Vec<PresenceObj>, Vec<Window>);
+
+/// Where a load starts from, each with the write ids that count as ours.
+enum Start {
+    /// The lake's copy, ours.
+    Lake(Vec<String>, Loaded),
+    /// Nothing in the lake: a new host, or none of its PUTs landed.
+    Fresh(Vec<String>),
+    /// The kept copy, written under an earlier host id of this home (replaced after a
+    /// clone, or after `state/host-id` was lost): its sessions move to the new id.
+    Moved(Kept),
+    /// The kept copy: the lake's does not parse.
+    Damaged(Kept),
+    /// The kept copy: the lake's holds a write this home never made.
+    Clone(Kept),
+}
+
+impl Start {
+    /// `Err`: the lake's copy is damaged and this home keeps none, so the replay windows
+    /// are lost; draining could then apply a spool block twice.
+    fn choose(lake: Lake, kept: Option<Kept>, host: &str) -> std::result::Result<Start, ()> {
+        Ok(match (lake, kept) {
+            // No copy kept (first load by this build): the lake's is taken as ours.
+            (Lake::Written((s, w, id)), None) => Start::Lake(vec![id], (s, w)),
+            (Lake::Written((s, w, id)), Some(k)) if k.wrote(&id) => Start::Lake(k.recent, (s, w)),
+            (Lake::Written(_), Some(k)) => Start::Clone(k),
+            (Lake::Missing, Some(k)) if k.roster.host != host => Start::Moved(k),
+            // Under the same id none of our PUTs landed: replays apply afresh, as they
+            // must (the kept copy may hold a block the lake never got).
+            (Lake::Missing, k) => Start::Fresh(k.map(|k| k.recent).unwrap_or_default()),
+            (Lake::Damaged, Some(k)) => Start::Damaged(k),
+            (Lake::Damaged, None) => return Err(()),
+        })
+    }
+
+    /// (dirty, recent write ids, sessions and windows). A start from the kept copy is
+    /// dirty: the lake must get it back (under the new host id after a clone).
+    fn state(self) -> (bool, Vec<String>, Loaded) {
+        match self {
+            Start::Lake(recent, loaded) => (false, recent, loaded),
+            Start::Fresh(recent) => (false, recent, Loaded::default()),
+            Start::Moved(k) | Start::Damaged(k) | Start::Clone(k) => {
+                (true, k.recent, (k.roster.sessions, k.roster.windows))
+            }
+        }
+    }
+}
+
+fn damaged(store: &dyn Store, key: &str) -> crate::error::Error {
+    crate::error::Error::storage(
+        "roster_damaged",
+        format!(
+            "this host's roster `{key}` in the lake `{}` is damaged and this home keeps no copy of it: its replay windows are lost, so draining could apply a spool record twice",
+            store.url()
+        ),
+    )
+    .hint(format!(
+        "if no `ctxlake sync` on this host was interrupted since its last good one, delete `{key}` from the lake and sync again (the roster starts afresh)"
+    ))
+}
+
+/// The warning for a host id found shared with another home.
+fn cloned(paths: &Paths, old: &str, new: &str) -> String {
+    format!(
+        "warning: another home uses this host's id `{old}` (its roster holds a write this home never made: a cloned machine image?); this home is now host `{new}` and its sessions moved to that roster\nhint: nothing to do; before cloning an image next time, delete `{}` from it\n",
+        super::host_id_file(paths).display()
+    )
+}

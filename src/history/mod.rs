@@ -1,0 +1,4 @@
+//! The history domain: what happened in each session, folded from its hook events into a
+//! digest (start and end, outcome, files touched, commands and tests run).
+
+pub mod digest;

@@ -1,0 +1,59 @@
+//! Claim events as the lake holds them (`claims/<fleet>/events/`, create-only batches, see
+//! `lake::batch`), read back in id order for the gate (`memory::gate`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::spool::RecordKind;
+
+/// A claim event as `sync` wrote it into the lake.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct Event {
+    pub id: String,
+    pub at: String,
+    /// `memory_propose`, `memory_shown` or `memory_operator` (anything else is kept verbatim).
+    pub kind: RecordKind,
+    pub agent: String,
+    pub session: String,
+    pub payload: Value,
+}
+
+/// The claim events in the object `key` of `fleet` (a batch, or a single legacy event),
+/// and how many lines were skipped.
+pub(crate) fn events(key: &str, bytes: &[u8], fleet: &str) -> (Vec<Event>, usize) {
+    if !crate::lake::batch::is_batch(key) {
+        return match serde_json::from_slice::<Event>(bytes) {
+            Ok(e) => (vec![e], 0),
+            Err(_) => (Vec::new(), 1),
+        };
+    }
+    let (recs, bad) = crate::lake::batch::decode(bytes, fleet, crate::lake::batch::Area::Events);
+    let events = recs
+        .into_iter()
+        .map(|r| Event {
+            id: r.id,
+            at: r.ts,
+            kind: r.kind,
+            agent: r.agent,
+            session: r.session,
+            payload: r.payload,
+        })
+        .collect();
+    (events, bad)
+}
+
+/// Every event by a full listing: the reference `maint`'s checkpointed fold is tested against.
+#[cfg(test)]
+pub fn load_events(
+    store: &dyn crate::lake::store::Store,
+    fleet: &str,
+) -> crate::error::Result<Vec<Event>> {
+    let mut out = Vec::new();
+    for o in store.list(&crate::lake::keys::claim_events(fleet))? {
+        if let Some((b, _)) = store.get(&o.key)? {
+            out.extend(events(&o.key, &b, fleet).0);
+        }
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}

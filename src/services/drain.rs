@@ -1,0 +1,459 @@
+//! Spool → lake, at least once and idempotent by record id. Live spool files are sealed
+//! by rename under their lock; each sealed file is drained under its lock (so a writer
+//! that opened it before the rename finishes first), in chunks: apply, flush the lake,
+//! then advance the watermark. A crash anywhere re-applies a chunk, which is a no-op.
+//! Every lock wait is bounded: a file whose lock stays held is skipped with a note and
+//! drained by a later sync.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::fleet::roster;
+use crate::lake::store::Store;
+use crate::lake::{batch, keys};
+use crate::paths::Paths;
+use crate::spool::{self, Record, lock};
+
+/// Spool bytes read, applied and flushed at a time (about 10k records): memory stays
+/// bounded whatever the file's size.
+#[cfg(not(test))]
+const BLOCK: usize = 4 << 20;
+/// Small in tests, so the simulation and the drain tests cross block boundaries (and
+/// lines longer than a block) all the time.
+#[cfg(test)]
+const BLOCK: usize = 1024;
+
+/// `BLOCK`, or in a debug build `CTXLAKE_TEST_DRAIN_BLOCK`: the three-host run drains in
+/// small blocks so its `kill -9` lands between two flushes. Release builds never read it.
+fn block_size() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(n) =
+        crate::paths::var(crate::paths::env::TEST_DRAIN_BLOCK).and_then(|v| v.parse::<usize>().ok())
+    {
+        return n.max(64);
+    }
+    BLOCK
+}
+
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct DrainReport {
+    pub files: usize,
+    pub records: usize,
+    pub applied: usize,
+    pub already_applied: usize,
+    pub bad_lines: usize,
+    pub resynced: usize,
+    pub skipped_bytes: u64,
+    pub torn_tails: usize,
+    pub secrets_rescrubbed: usize,
+    /// Spool files left for the next sync because another process held their lock.
+    pub busy: Vec<String>,
+    /// `warning: …` messages for stderr (a host id shared with another home).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// How long (ms of wall clock, so a laptop's sleep counts) a drain may reuse this host's
+/// roster from an earlier drain before it reads the lake's copy again: the longest
+/// another home sharing this host id (a cloned image) goes unnoticed by a running
+/// `sync --watch`.
+const ROSTER_REUSE_MS: i64 = 30_000;
+
+/// A roster carried between drains, with the wall-clock time (ms) it was read.
+type Carried = (roster::Own, i64);
+
+/// What one drain leaves for the next in a long-lived `sync --watch`, so that draining a
+/// few records costs a few requests: the fleets whose marker the lake holds (no create
+/// for them), and this host's rosters (no GET for them; see `roster::Own::still_current`).
+/// A one-shot `sync` starts from an empty one.
+#[derive(Default)]
+pub struct Carry {
+    marked: HashSet<String>,
+    rosters: HashMap<String, Carried>,
+}
+
+impl Carry {
+    /// The fleets a pass found in the lake: exactly these have a marker.
+    /// A fleet missing from the listing lost its marker (the lake was wiped and made
+    /// again): its roster is read afresh, and its next drain creates the marker. (A
+    /// prompt drain between passes still trusts the last listing.)
+    pub fn listed(&mut self, fleets: &[String]) {
+        self.marked = fleets.iter().cloned().collect();
+        self.rosters.retain(|f, _| self.marked.contains(f));
+    }
+
+    /// The fleets whose marker the lake holds, sorted: listed, or created since.
+    pub fn fleets(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.marked.iter().cloned().collect();
+        out.sort();
+        out
+    }
+}
+
+/// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
+/// lock. `progress(done, total)` is called per chunk. `carry` holds what earlier drains
+/// of this process learnt; a failed drain forgets the rosters it carried.
+pub fn drain(
+    paths: &Paths,
+    store: &dyn Store,
+    lock_wait: Duration,
+    carry: &mut Carry,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<DrainReport> {
+    let rosters = std::mem::take(&mut carry.rosters);
+    let mut applier = Applier::new(store, paths, &mut carry.marked, rosters)?;
+    let report = drain_with(paths, lock_wait, &mut applier, progress)?;
+    carry.rosters = std::mem::take(&mut applier.rosters);
+    Ok(report)
+}
+
+fn drain_with(
+    paths: &Paths,
+    lock_wait: Duration,
+    applier: &mut Applier,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<DrainReport> {
+    let mut report = DrainReport::default();
+    sweep_overflow_temps(&paths.spool);
+    for f in spool::list_files(&paths.spool) {
+        if !spool::is_sealed(&f) {
+            seal(&f, lock_wait, &mut report)?;
+        }
+    }
+    let files: Vec<PathBuf> = spool::list_files(&paths.spool)
+        .into_iter()
+        .filter(|f| spool::is_sealed(f))
+        .collect();
+    let total: u64 = files
+        .iter()
+        .filter_map(|f| fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let mut done_bytes = 0u64;
+    for f in files {
+        let is_hook = f.starts_with(paths.spool_hooks_dir());
+        let Some(file) = lock(&f, lock_wait, &mut report)? else {
+            continue;
+        };
+        done_bytes += drain_file(paths, &f, &file, is_hook, applier, &mut report)?;
+        progress(done_bytes as usize, total as usize);
+    }
+    report.warnings = std::mem::take(&mut applier.warnings);
+    Ok(report)
+}
+
+/// Remove hidden temp files of overflow segments whose writer died before the rename
+/// (a hook cut by its watchdog mid-write): an hour old, nobody will finish them.
+fn sweep_overflow_temps(dir: &Path) {
+    crate::fsutil::sweep_temp_files(dir, Duration::from_secs(3600));
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            sweep_overflow_temps(&e.path());
+        }
+    }
+}
+
+/// Open `path` and lock it within `wait`. `None`: gone, or still locked at the deadline
+/// (noted in the report with the holder; the next sync takes it).
+fn lock(path: &Path, wait: Duration, report: &mut DrainReport) -> Result<Option<fs::File>> {
+    let Ok(file) = fs::OpenOptions::new().append(true).open(path) else {
+        return Ok(None);
+    };
+    if lock::lock_within(&file, wait).map_err(|e| lock::lock_failed(path, e))? {
+        return Ok(Some(file));
+    }
+    let who = lock::holder(&file).map_or_else(|| "another process".into(), |h| h.to_string());
+    report.busy.push(format!(
+        "`{}` locked by {who} for over {} ms",
+        path.display(),
+        wait.as_millis()
+    ));
+    Ok(None)
+}
+
+/// Rename a live file aside while holding its lock: writers that opened it before the
+/// rename either finished (we waited on the lock) or will see the inode change and reopen.
+fn seal(path: &Path, wait: Duration, report: &mut DrainReport) -> Result<()> {
+    let Some(file) = lock(path, wait, report)? else {
+        return Ok(());
+    };
+    if file.metadata().map(|m| m.len()).unwrap_or(0) > 0 {
+        spool::rotate(path);
+    }
+    Ok(())
+}
+
+fn watermark(paths: &Paths, file: &Path) -> PathBuf {
+    let rel = file.strip_prefix(&paths.spool).unwrap_or(file);
+    paths
+        .state()
+        .join("drain")
+        .join(format!("{}.offset", rel.display()))
+}
+
+/// Drain the sealed file `f`, whose lock `_locked` holds (so a writer that opened it
+/// before it was sealed has finished). The file is read a block at a time, never whole:
+/// each block's records are applied and flushed, then the watermark moves past them.
+fn drain_file(
+    paths: &Paths,
+    f: &Path,
+    _locked: &fs::File,
+    is_hook: bool,
+    applier: &mut Applier,
+    report: &mut DrainReport,
+) -> Result<u64> {
+    let wm = watermark(paths, f);
+    let (mut pos, redo) = read_mark(&wm);
+    applier.held.clear();
+    let mut file = fs::File::open(f).map_err(|e| Error::io("cannot read spool", f, e))?;
+    applier.file = f
+        .strip_prefix(&paths.spool)
+        .unwrap_or(f)
+        .display()
+        .to_string();
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    report.files += 1;
+    let mut block = block_size();
+    while pos < size {
+        let bytes = read_block(&mut file, f, pos, block)?;
+        if bytes.is_empty() {
+            break; // shorter than it was: nothing more to read
+        }
+        let at_end = pos + bytes.len() as u64 >= size;
+        let scan = spool::scan(&bytes, 0);
+        if scan.end_offset == 0 && !at_end {
+            block *= 2; // one line longer than a block: read more
+            continue;
+        }
+        report.bad_lines += scan.bad_lines;
+        report.resynced += scan.resynced;
+        report.skipped_bytes += scan.skipped_bytes;
+        if at_end && scan.partial_tail_bytes > 0 {
+            // Sealed: nobody will finish this line; it is a killed writer's torn record.
+            report.torn_tails += 1;
+            report.skipped_bytes += scan.partial_tail_bytes;
+        }
+        for rec in scan.records {
+            report.records += 1;
+            match applier.apply(rec, is_hook, report)? {
+                Some(true) => report.applied += 1,
+                Some(false) => report.already_applied += 1,
+                None => {} // a create, counted when the batch is sent
+            }
+        }
+        if applier.has_creates() {
+            write_mark(&wm, pos, true)?;
+        }
+        // A redo stays careful to the file's end: the crashed run may have cut its
+        // blocks differently (another build's block size).
+        applier.flush(report, redo)?;
+        pos = if at_end { size } else { pos + scan.end_offset };
+        // Only matters if a crash interrupts before the file is removed. A redo keeps
+        // the mark open, so a crash during it is redone as carefully.
+        write_mark(&wm, pos, redo)?;
+        block = block_size();
+    }
+    fs::remove_file(f).map_err(|e| Error::io("cannot remove drained spool", f, e))?;
+    let _ = fs::remove_file(&wm);
+    Ok(size)
+}
+
+/// A spool file's watermark: the offset drained so far, and whether a flush of batch
+/// objects past it was under way (a crash may have left some of them in the lake).
+fn read_mark(wm: &Path) -> (u64, bool) {
+    let text = fs::read_to_string(wm).unwrap_or_default();
+    let mut words = text.split_whitespace();
+    let pos = words.next().and_then(|w| w.parse().ok()).unwrap_or(0);
+    (pos, words.next() == Some("open"))
+}
+
+fn write_mark(wm: &Path, pos: u64, open: bool) -> Result<()> {
+    let text = if open {
+        format!("{pos} open")
+    } else {
+        pos.to_string()
+    };
+    crate::fsutil::write_atomic(wm, text.as_bytes(), 0o600)
+}
+
+/// Up to `len` bytes of `f` from `pos`.
+fn read_block(file: &mut fs::File, f: &Path, pos: u64, len: usize) -> Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = Vec::with_capacity(len);
+    file.seek(SeekFrom::Start(pos))
+        .and_then(|_| file.by_ref().take(len as u64).read_to_end(&mut buf))
+        .map_err(|e| Error::io("cannot read spool", f, e))?;
+    Ok(buf)
+}
+
+/// Applies records to the lake, batching roster writes and session segments.
+struct Applier<'a> {
+    store: &'a dyn Store,
+    lake_offset_ms: i64,
+    /// This host's roster of each fleet, read on the fleet's first presence record
+    /// (unless an earlier drain's is reused), with when it was read.
+    rosters: HashMap<String, Carried>,
+    /// Fleets whose marker the lake holds (see `Carry`).
+    marked: &'a mut HashSet<String>,
+    paths: Paths,
+    /// One-time messages for the person (see `roster::Own::take_warning`).
+    warnings: Vec<String>,
+    /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
+    file: String,
+    segments: BTreeMap<(String, String, String), Vec<Record>>,
+    /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
+    feed: BTreeMap<String, Vec<String>>,
+    /// Create-only records waiting for the next flush, by fleet and area, in spool order.
+    creates: BTreeMap<(String, batch::Area), Vec<Record>>,
+    /// Ids the lake already holds, learnt while draining the current spool file.
+    held: HashSet<String>,
+}
+
+impl<'a> Applier<'a> {
+    fn new(
+        store: &'a dyn Store,
+        paths: &Paths,
+        marked: &'a mut HashSet<String>,
+        mut rosters: HashMap<String, Carried>,
+    ) -> Result<Self> {
+        let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
+        let now = crate::time::now_ms();
+        // A clock stepped back makes the age negative: read again then too.
+        let fresh = |at: i64| (0..ROSTER_REUSE_MS).contains(&(now - at));
+        rosters.retain(|_, (own, at)| fresh(*at) && own.still_current());
+        Ok(Applier {
+            store,
+            lake_offset_ms,
+            rosters,
+            marked,
+            warnings: Vec::new(),
+            paths: paths.clone(),
+            file: String::new(),
+            segments: BTreeMap::new(),
+            feed: BTreeMap::new(),
+            creates: BTreeMap::new(),
+            held: HashSet::new(),
+        })
+    }
+
+    fn lake_now(&self) -> i64 {
+        crate::time::now_ms() + self.lake_offset_ms
+    }
+
+    /// Returns false when the record had been applied before.
+    /// `Some(applied)`, or `None` for a create that waits for the next flush.
+    fn apply(
+        &mut self,
+        mut rec: Record,
+        is_hook: bool,
+        report: &mut DrainReport,
+    ) -> Result<Option<bool>> {
+        // The write boundary again before anything becomes permanent: a spool file may
+        // come from an older build, or from a writer that is not ctxlake at all.
+        report.secrets_rescrubbed +=
+            crate::scrub::scrub(&mut rec.payload, crate::rules::MAX_TEXT_CHARS).redacted;
+        // The record id too: it names batch keys, and every reader drops a bad one.
+        if crate::scope::validate_id("fleet", &rec.fleet).is_err()
+            || crate::scope::validate_id("record", &rec.id).is_err()
+            || crate::scope::validate_id("agent", &rec.agent).is_err()
+            || crate::scope::validate_id("session", &rec.session).is_err()
+        {
+            report.bad_lines += 1;
+            return Ok(Some(false));
+        }
+        if !self.marked.contains(&rec.fleet) {
+            self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
+            self.marked.insert(rec.fleet.clone());
+        }
+        // Handoffs and claim events wait for the flush, which writes them in batches.
+        if let Some(area) = batch::Area::of(&rec.kind) {
+            let group = (rec.fleet.clone(), area);
+            self.creates.entry(group).or_default().push(rec);
+            return Ok(None);
+        }
+        if is_hook {
+            let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
+            self.segments.entry(k).or_default().push(rec.clone());
+        }
+        self.apply_presence(&rec).map(Some)
+    }
+
+    fn has_creates(&self) -> bool {
+        !self.creates.is_empty()
+    }
+
+    /// Write the queued create-only records as batch objects (see `batch::send`) and
+    /// count them; a batch that landed late is also named in the feed.
+    fn send_creates(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
+        let groups = std::mem::take(&mut self.creates);
+        let offset = self.lake_offset_ms;
+        let now = move || crate::time::now_ms() + offset;
+        let sent = batch::send(self.store, groups, recheck, &mut self.held, &now)?;
+        report.applied += sent.applied;
+        report.already_applied += sent.already_applied;
+        for (fleet, key) in sent.late {
+            self.feed.entry(fleet).or_default().push(key);
+        }
+        Ok(())
+    }
+
+    fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
+        if !self.rosters.contains_key(&rec.fleet) {
+            let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
+            self.warnings.extend(own.take_warning());
+            self.rosters
+                .insert(rec.fleet.clone(), (own, crate::time::now_ms()));
+        }
+        let now = self.lake_now();
+        let (own, _) = self
+            .rosters
+            .get_mut(&rec.fleet)
+            .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
+        own.apply(self.store, rec, &self.file, now)
+    }
+
+    /// Write each changed roster (one PUT per fleet, all at once) and the batched
+    /// segments, name them in the feeds, then make the lake durable.
+    /// `recheck`: this block's batch objects may have been cut differently by the run
+    /// that crashed (see `batch::send`).
+    fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
+        self.send_creates(report, recheck)?;
+        let now = self.lake_now();
+        let (mut puts, mut written) = (Vec::new(), Vec::new());
+        for (fleet, (own, _)) in self.rosters.iter_mut() {
+            if let Some(put) = own.prepare(&self.paths.spool, now)? {
+                puts.push(put);
+                written.push(fleet.clone());
+            }
+        }
+        self.store.put_many(&puts)?;
+        // Only the rosters just written: an unchanged one may hold a legacy presence it
+        // took over, whose object must stay until a roster holding its session lands.
+        for fleet in written {
+            if let Some((own, _)) = self.rosters.get_mut(&fleet) {
+                own.landed(self.store);
+            }
+        }
+        let mut segments = Vec::new();
+        for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
+            let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
+                continue;
+            };
+            let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
+            let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
+            self.feed.entry(fleet).or_default().push(key.clone());
+            segments.push((key, body));
+        }
+        self.store.create_many(&segments)?;
+        let feeds = std::mem::take(&mut self.feed).into_iter().collect();
+        crate::lake::watermark::publish_feeds(self.store, feeds)?;
+        self.store.flush()
+    }
+}
+
+#[cfg(test)]
+#[path = "drain_tests.rs"]
+mod tests;

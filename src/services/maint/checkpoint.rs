@@ -1,0 +1,320 @@
+//! `maint`'s folded state and where it stands in the lake. Each host keeps its own copy
+//! (`state/maint/<fleet>.fold`): the incremental gate state (`memory::fold`) and the event
+//! and feed watermarks, so a run lists, reads and folds only the events that landed since
+//! its last run, whatever the history. Every so often (`due`) a run also creates that
+//! state in the lake as a checkpoint, under a lake-time ULID key (create-if-absent: two
+//! hosts racing write two valid checkpoints), so a host with no local copy (a new one, or
+//! one whose copy was lost or belongs to another lake) starts from the newest checkpoint
+//! plus the events after it instead of from every event. Only the newest few are kept; a
+//! checkpoint that cannot be read or parsed falls back to an older one, and without any
+//! to a full listing. Checkpoints of older builds (every event, version 1) still load.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::lake::keys;
+use crate::lake::store::Store;
+use crate::lake::watermark::{self, Mark};
+use crate::memory::event::Event;
+use crate::memory::fold::State;
+use crate::paths::Paths;
+
+/// The state's format and meaning: bump it whenever what the state stores per claim (its
+/// gate group, gate result or hash) would come out differently (a change to the gate,
+/// the contradiction test, evidence rules or claim ids), so every host refolds.
+const VERSION: u32 = 2;
+/// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
+/// still finds it or a newer one.
+const KEEP: usize = 3;
+/// A run writes a checkpoint once the events folded since the last one reach a sixteenth
+/// of the total and at least this many: a host starting from the newest checkpoint then
+/// reads at most that many events more, and a run that adds a few events to a large
+/// history writes nothing but its local copy.
+pub(crate) const MIN_UNSAVED: usize = 256;
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Checkpoint {
+    pub version: u32,
+    pub events_mark: Mark,
+    pub feed_mark: Mark,
+    pub fold: State,
+    /// The snapshot `maint` published (or found published) from exactly this state: an
+    /// idle `maint` whose latest manifest still names it skips the fold.
+    #[serde(default)]
+    pub published: Option<Published>,
+    /// Events folded since the newest checkpoint this copy was written to or read from.
+    #[serde(default)]
+    pub unsaved: usize,
+    /// The lake this copy describes (local copies only; a checkpoint's is empty).
+    #[serde(default)]
+    pub store: String,
+}
+
+/// A version 1 checkpoint: every event folded so far.
+#[derive(Deserialize)]
+struct CheckpointV1 {
+    events_mark: Mark,
+    feed_mark: Mark,
+    events: Vec<Event>,
+}
+
+/// What the fold of a checkpoint's events published, and its report's counts.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Published {
+    /// The fold's digest: the snapshot id is derived from it and the embedder.
+    pub state_digest: String,
+    pub mode: String,
+    pub claims: usize,
+    pub promoted: usize,
+    pub contested: usize,
+}
+
+/// The folded state of a fleet, brought up to date with the lake.
+pub(crate) struct Loaded {
+    pub checkpoint: Checkpoint,
+    /// Events not folded before this run.
+    pub fresh: usize,
+    /// Where this run's state came from: this host's copy, a checkpoint's key, or nothing.
+    pub base: Base,
+    /// `checkpoint.published` as loaded: a changed one is worth saving.
+    pub base_published: Option<Published>,
+    /// Lines of event batch objects skipped as torn, foreign or malformed.
+    pub bad_lines: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Base {
+    Local,
+    Checkpoint(String),
+    Nothing,
+}
+
+fn maint_dir(paths: &Paths) -> std::path::PathBuf {
+    paths.state().join("maint")
+}
+
+fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+    maint_dir(paths).join(format!("{fleet}.checkpoint"))
+}
+
+fn local_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+    maint_dir(paths).join(format!("{fleet}.fold"))
+}
+
+/// This host's copy, if it is readable and describes this lake.
+fn local(paths: &Paths, store: &dyn Store, fleet: &str) -> Option<Checkpoint> {
+    let bytes = std::fs::read(local_file(paths, fleet)).ok()?;
+    crate::services::trace::mark("state file read");
+    let mut cp: Checkpoint = serde_json::from_slice(&bytes).ok()?;
+    crate::services::trace::mark("state parse");
+    (cp.version == VERSION && cp.store == store.url()).then(|| {
+        cp.fold.reindex();
+        crate::services::trace::mark("state reindex");
+        cp
+    })
+}
+
+/// The newest checkpoint this host knows of: the one it last used or wrote, or a newer one.
+fn latest(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<String>> {
+    let hint = std::fs::read_to_string(hint_file(paths, fleet))
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|k| k.starts_with(&keys::checkpoints(fleet)));
+    let prefix = keys::checkpoints(fleet);
+    let newer = match &hint {
+        Some(h) => store.list_after(&prefix, h)?,
+        None => store.list(&prefix)?,
+    };
+    Ok(newer.into_iter().next_back().map(|o| o.key).or(hint))
+}
+
+/// A checkpoint of this build or an older one, as a state of this build.
+fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
+    let (bytes, _) = store.get(key).ok()??;
+    #[derive(Deserialize)]
+    struct Version {
+        version: u32,
+    }
+    let mut cp = match serde_json::from_slice::<Version>(&bytes).ok()?.version {
+        VERSION => serde_json::from_slice::<Checkpoint>(&bytes).ok()?,
+        1 => {
+            let old = serde_json::from_slice::<CheckpointV1>(&bytes).ok()?;
+            let mut fold = State::default();
+            fold.apply(old.events);
+            Checkpoint {
+                version: VERSION,
+                events_mark: old.events_mark,
+                feed_mark: old.feed_mark,
+                fold,
+                ..Checkpoint::default()
+            }
+        }
+        _ => return None,
+    };
+    // Lake text: a state that is not whole (a claim twice, a detail that does not parse,
+    // claims out of order) is not used; an older checkpoint or a full listing is.
+    cp.fold.reindex();
+    if !cp.fold.is_whole() {
+        return None;
+    }
+    // Another host's build history says nothing about this host's snapshot files.
+    cp.fold.forget_builds();
+    cp.published = None;
+    cp.unsaved = 0;
+    Some(cp)
+}
+
+/// The newest readable checkpoint of `fleet` by a fresh listing.
+fn older(store: &dyn Store, fleet: &str) -> Result<Option<(String, Checkpoint)>> {
+    let listed = store.list(&keys::checkpoints(fleet))?;
+    Ok(listed
+        .into_iter()
+        .rev()
+        .take(KEEP)
+        .find_map(|o| read(store, &o.key).map(|cp| (o.key, cp))))
+}
+
+/// Delete all but the newest `KEEP` checkpoints. Best effort: a checkpoint left behind
+/// costs only space, and a reader that loses its checkpoint to this falls back to `older`.
+fn prune(store: &dyn Store, fleet: &str) {
+    let Ok(listed) = store.list(&keys::checkpoints(fleet)) else {
+        return;
+    };
+    for o in listed.iter().rev().skip(KEEP) {
+        let _ = store.delete(&o.key);
+    }
+}
+
+/// The state to fold new events into: this host's copy, else the newest checkpoint,
+/// else an empty state that lists every event.
+fn start(paths: &Paths, store: &dyn Store, fleet: &str, now: i64) -> Result<(Base, Checkpoint)> {
+    if let Some(cp) = local(paths, store, fleet) {
+        return Ok((Base::Local, cp));
+    }
+    let key = latest(paths, store, fleet)?;
+    crate::services::trace::mark("checkpoint list");
+    let found = match key.as_deref().and_then(|k| read(store, k)) {
+        Some(cp) => key.map(|k| (k, cp)),
+        // Pruned by another host since it was listed, or damaged: an older one will do.
+        None if key.is_some() => older(store, fleet)?,
+        None => None,
+    };
+    Ok(match found {
+        Some((k, cp)) => (Base::Checkpoint(k), cp),
+        None => (
+            Base::Nothing,
+            Checkpoint {
+                version: VERSION,
+                feed_mark: Mark::starting_at(now),
+                ..Checkpoint::default()
+            },
+        ),
+    })
+}
+
+/// The folded state of `fleet`: where this host left it plus the events after it.
+pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
+    let now = store.now_ms()?;
+    let (base, mut cp) = start(paths, store, fleet, now)?;
+    crate::services::trace::mark("state read+parse");
+    let events_prefix = keys::claim_events(fleet);
+    let feed_prefix = keys::feed(fleet);
+    let listed = cp.events_mark.scan(store, &events_prefix)?;
+    let feed = cp.feed_mark.scan(store, &feed_prefix)?;
+    let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
+    let fed = watermark::feed_keys(store, &feed)?;
+    keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
+    crate::services::trace::mark("event+feed list");
+    // An object is named by its (first) event's id, and objects are create-only: one
+    // whose name was folded was read whole before.
+    keys.retain(|k| !cp.fold.has(keys::stem(k)));
+    keys.sort();
+    keys.dedup();
+    let mut bad_lines = 0;
+    let mut events = Vec::new();
+    for (k, found) in keys.iter().zip(store.get_many(&keys)?) {
+        let Some((b, _)) = found else { continue };
+        let (got, bad) = crate::memory::event::events(k, &b, fleet);
+        events.extend(got);
+        bad_lines += bad;
+    }
+    crate::services::trace::mark("event reads");
+    let fresh = cp.fold.apply(events);
+    if fresh > 0 {
+        cp.published = None; // it described the fold of fewer events
+    }
+    cp.unsaved += fresh;
+    crate::services::trace::mark("fold");
+    cp.events_mark
+        .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
+    cp.feed_mark
+        .advance(&feed_prefix, now, feed.iter().map(|o| o.key.as_str()));
+    Ok(Loaded {
+        base_published: cp.published.clone(),
+        checkpoint: cp,
+        fresh,
+        base,
+        bad_lines,
+    })
+}
+
+/// A checkpoint is due once the events it would add are many enough: `min` (in `maint`,
+/// `MIN_UNSAVED`) and a sixteenth of the total. `min` 0: whenever any are (tests).
+fn due(cp: &Checkpoint, min: usize) -> bool {
+    cp.unsaved > 0 && (min == 0 || (cp.unsaved >= min && cp.unsaved >= cp.fold.events() / 16))
+}
+
+/// Keep this run's state: in this host's copy whenever it moved, and in a new checkpoint
+/// when one is due.
+pub(crate) fn save(
+    paths: &Paths,
+    store: &dyn Store,
+    fleet: &str,
+    l: &mut Loaded,
+    min: usize,
+    built: bool,
+) -> Result<()> {
+    let cp = &mut l.checkpoint;
+    // A checkpoint is an optimisation for other hosts: one that cannot be written now is
+    // retried by the next run (`unsaved` stays), and this run's state is kept regardless.
+    let wrote = due(cp, min) && checkpoint(paths, store, fleet, cp).is_ok();
+    if wrote {
+        cp.unsaved = 0;
+    }
+    let moved =
+        wrote || l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
+    if moved {
+        cp.store = store.url();
+        let body = serde_json::to_vec(cp).unwrap_or_default();
+        write(&local_file(paths, fleet), &body)?;
+        crate::services::trace::mark("state write");
+    }
+    Ok(())
+}
+
+/// Create `cp` in the lake as the newest checkpoint, prune old ones, and remember its key.
+fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint) -> Result<()> {
+    // A checkpoint names no lake: whoever reads it found it in theirs.
+    let url = std::mem::take(&mut cp.store);
+    let body = serde_json::to_vec(&*cp).unwrap_or_default();
+    cp.store = url;
+    let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
+    store.create(&key, &body)?;
+    store.flush()?;
+    prune(store, fleet);
+    write(&hint_file(paths, fleet), key.as_bytes())?;
+    crate::services::trace::mark("checkpoint write");
+    Ok(())
+}
+
+fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
+    }
+    crate::fsutil::write_atomic(path, bytes, 0o600)
+}
+
+#[cfg(test)]
+#[path = "checkpoint_tests.rs"]
+mod tests;

@@ -1,0 +1,199 @@
+//! `maint` for one fleet: fold claim events, run the gate, and publish a snapshot by
+//! creating the next numbered manifest. Idempotent by content: an unchanged state
+//! publishes nothing, and two hosts racing publish one manifest per sequence number.
+
+pub mod checkpoint;
+mod publish;
+
+use crate::config::Config;
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::lake::manifest::{self, Manifest};
+use crate::lake::store::Store;
+use crate::paths::Paths;
+use checkpoint::{Loaded, MIN_UNSAVED, Published};
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct MaintReport {
+    pub fleet: String,
+    pub events: usize,
+    pub claims: usize,
+    pub promoted: usize,
+    pub contested: usize,
+    /// `published`, `unchanged`, or `off` (memory mode off: nothing published).
+    pub outcome: String,
+    pub snapshot_id: Option<String>,
+    pub seq: Option<u64>,
+    /// Why the configured embedder's vectors are missing (model unusable), if they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Digest of the folded state (the snapshot id before the embedder's part).
+    #[serde(skip)]
+    pub state_digest: Option<String>,
+    /// Lines of event batch objects skipped as torn, foreign or malformed.
+    #[serde(skip_serializing_if = "crate::lake::is_zero")]
+    pub bad_lines: usize,
+}
+
+/// What `ctxlake maint` did: one report per fleet.
+#[derive(Debug, serde::Serialize)]
+pub struct MaintOutput {
+    pub store: String,
+    pub fleets: Vec<MaintReport>,
+}
+
+/// `maint` for `only` that fleet, else every fleet the lake holds, after probing the
+/// store. A fleet's failure names the fleet and stops the run.
+pub fn run(ctx: &Ctx, store: &dyn Store, only: Option<String>) -> Result<MaintOutput> {
+    super::trace::configure(ctx.trace);
+    super::health::probe(&ctx.paths, store)?;
+    let fleets = match only {
+        Some(f) => {
+            crate::scope::validate_id("fleet", &f)?;
+            vec![f]
+        }
+        None => crate::lake::fleets(store)?,
+    };
+    let writer = format!("{}-{}", ctx.scope.agent, crate::ulid::new());
+    let mut out = MaintOutput {
+        store: store.url(),
+        fleets: Vec::new(),
+    };
+    for f in fleets {
+        let r = maint(&ctx.paths, &ctx.config, store, &f, &writer).map_err(|e| Error {
+            message: format!("fleet `{f}`: {}", e.message),
+            ..e
+        })?;
+        out.fleets.push(r);
+    }
+    Ok(out)
+}
+
+pub fn maint(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    writer: &str,
+) -> Result<MaintReport> {
+    super::trace::start();
+    let _lock = lock(paths, fleet, config.lock_wait())?;
+    let mut loaded = checkpoint::load(paths, store, fleet)?;
+    let mut latest = Latest::new(store, fleet);
+    let (mut report, built) = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
+        Some(r) => (r, false),
+        None => publish::publish(
+            paths,
+            config,
+            store,
+            fleet,
+            writer,
+            &mut loaded.checkpoint.fold,
+            &mut latest,
+        )?,
+    };
+    report.bad_lines = loaded.bad_lines;
+    loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
+        state_digest: d.clone(),
+        mode: config.memory_mode.as_str().into(),
+        claims: report.claims,
+        promoted: report.promoted,
+        contested: report.contested,
+    });
+    checkpoint::save(paths, store, fleet, &mut loaded, MIN_UNSAVED, built)?;
+    drop(loaded);
+    super::trace::mark("drop");
+    Ok(report)
+}
+
+/// One `maint` per fleet at a time on this host: the folded state and the snapshot it
+/// patches are this host's own files, read, changed and written back by each run.
+fn lock(paths: &Paths, fleet: &str, wait: std::time::Duration) -> Result<std::fs::File> {
+    let dir = paths.state().join("maint");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    let p = dir.join(format!("{fleet}.lock"));
+    let f = crate::fsutil::open_lock(&p)?;
+    match crate::spool::lock::lock_within(&f, wait.max(std::time::Duration::from_secs(30))) {
+        Ok(true) => Ok(f),
+        Ok(false) => Err(Error::storage(
+            "maint_busy",
+            format!("another `maint` of fleet {fleet} is still running on this host"),
+        )
+        .hint("wait for it to finish, or find it with `ps` and stop it")),
+        Err(e) => Err(Error::io("cannot lock", &p, e)),
+    }
+}
+
+/// The latest manifest, read from the store at most once per run: the idle check and
+/// the publish both need it.
+struct Latest<'a> {
+    store: &'a dyn Store,
+    fleet: &'a str,
+    read: Option<Option<Manifest>>,
+}
+
+impl<'a> Latest<'a> {
+    fn new(store: &'a dyn Store, fleet: &'a str) -> Self {
+        Latest {
+            store,
+            fleet,
+            read: None,
+        }
+    }
+
+    fn get(&mut self) -> Result<Option<&Manifest>> {
+        if self.read.is_none() {
+            self.read = Some(manifest::latest_manifest(self.store, self.fleet)?);
+        }
+        Ok(self.read.as_ref().and_then(Option::as_ref))
+    }
+}
+
+/// The report of an idle run, without folding: no event is new since the checkpoint,
+/// which records the snapshot its events folded into under this memory mode, and the
+/// latest manifest still names that snapshot. `None`: fold and publish.
+fn unchanged(
+    paths: &Paths,
+    config: &Config,
+    fleet: &str,
+    loaded: &Loaded,
+    latest: &mut Latest,
+) -> Result<Option<MaintReport>> {
+    let cp = &loaded.checkpoint;
+    let Some(p) = cp
+        .published
+        .as_ref()
+        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode.as_str())
+    else {
+        return Ok(None);
+    };
+    if p.state_digest.len() != 64 {
+        return Ok(None); // not a digest: fold
+    }
+    // The snapshot id also names the embedder: a new model (or a lost one) republishes.
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    let snapshot_id = vectors.snapshot_id(&p.state_digest);
+    let Some(latest) = latest
+        .get()?
+        .filter(|m| m.snapshot_id == snapshot_id && m.mode == p.mode)
+    else {
+        return Ok(None);
+    };
+    super::trace::mark("unchanged: latest manifest");
+    Ok(Some(MaintReport {
+        fleet: fleet.into(),
+        events: cp.fold.events(),
+        claims: p.claims,
+        promoted: p.promoted,
+        contested: p.contested,
+        outcome: "unchanged".into(),
+        snapshot_id: Some(snapshot_id),
+        seq: Some(latest.seq),
+        note: vectors.note,
+        state_digest: Some(p.state_digest.clone()),
+        bad_lines: 0, // set by the caller, from the load
+    }))
+}
+
+#[cfg(test)]
+mod tests;

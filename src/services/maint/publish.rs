@@ -1,0 +1,193 @@
+//! `maint`'s publish: build the folded state's snapshot (patched in place from this
+//! host's previous build when it can be, else in full), create it content-addressed, and
+//! claim the next manifest number for it.
+
+use super::Latest;
+use super::MaintReport;
+use crate::config::{Config, MemoryMode};
+use crate::error::{Error, Result};
+use crate::lake::keys;
+use crate::lake::manifest::Manifest;
+use crate::lake::store::{Created, Store};
+use crate::paths::Paths;
+
+/// Publish the folded state's snapshot unless it is unchanged; `true` in the second
+/// place when this host built it (its snapshot file now holds the state).
+pub(super) fn publish(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    writer: &str,
+    fold: &mut crate::memory::fold::State,
+    latest: &mut Latest,
+) -> Result<(MaintReport, bool)> {
+    let (promoted, contested) = fold.counts();
+    let mut report = MaintReport {
+        fleet: fleet.into(),
+        events: fold.events(),
+        claims: fold.claim_count(),
+        promoted,
+        contested,
+        ..Default::default()
+    };
+    if config.memory_mode == MemoryMode::Off {
+        report.outcome = "off".into();
+        return Ok((report, false));
+    }
+    let mode = config.memory_mode.as_str();
+    let digest = fold.digest(mode);
+    let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
+    report.note = vectors.note.clone();
+    let snapshot_id = vectors.snapshot_id(&digest);
+    report.state_digest = Some(digest);
+    report.snapshot_id = Some(snapshot_id.clone());
+    crate::services::trace::mark("state digest");
+    let latest = latest.get()?;
+    crate::services::trace::mark("latest manifest");
+    if latest
+        .as_ref()
+        .is_some_and(|m| m.snapshot_id == snapshot_id)
+    {
+        report.outcome = "unchanged".into();
+        report.seq = latest.map(|m| m.seq);
+        return Ok((report, false));
+    }
+
+    let any_visible = mode == "on" && promoted + contested > 0;
+    let bytes = build(
+        paths,
+        fleet,
+        mode,
+        &snapshot_id,
+        &vectors,
+        any_visible,
+        fold,
+    )?;
+    fold.built(&snapshot_id);
+    let sha = crate::digest::sha256_hex(&bytes);
+    let key = keys::snapshot(fleet, &sha);
+    store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
+    store.flush()?;
+
+    let mut seq = latest.map_or(1, |m| m.seq + 1);
+    for _ in 0..32 {
+        let manifest = Manifest {
+            seq,
+            snapshot_id: snapshot_id.clone(),
+            key: key.clone(),
+            sha256: sha.clone(),
+            writer: writer.into(),
+            built_at: crate::time::now_rfc3339(),
+            mode: mode.into(),
+            claims: report.claims,
+        };
+        let body = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+        match store.create(&keys::manifest(fleet, seq), &body)? {
+            Created::Yes(_) => {
+                store.flush()?;
+                crate::services::trace::mark("snapshot+manifest publish");
+                report.outcome = "published".into();
+                report.seq = Some(seq);
+                return Ok((report, true));
+            }
+            Created::Exists => {
+                // Settle by reading back: ours from an ambiguous earlier try, the same
+                // state from another host, or a different state: then take the next number.
+                let theirs: Option<Manifest> = store
+                    .get(&keys::manifest(fleet, seq))?
+                    .and_then(|(b, _)| serde_json::from_slice(&b).ok());
+                if let Some(t) = theirs
+                    && (t.writer == writer || t.snapshot_id == snapshot_id)
+                {
+                    report.outcome = "unchanged".into();
+                    report.seq = Some(seq);
+                    return Ok((report, true));
+                }
+                seq += 1;
+            }
+        }
+    }
+    Err(Error::storage(
+        "manifest_race",
+        "could not publish: 32 manifest numbers were taken in a row",
+    )
+    .hint("another maint is publishing continuously; retry later"))
+}
+
+/// The snapshot file's bytes, kept in this host's snapshot file for the next run: the
+/// file patched in place with what the fold changed since it built it, when it can be,
+/// else a full build.
+fn build(
+    paths: &Paths,
+    fleet: &str,
+    mode: &str,
+    snapshot_id: &str,
+    vectors: &crate::snapshot::vectors::Vectors,
+    any_visible: bool,
+    fold: &crate::memory::fold::State,
+) -> Result<Vec<u8>> {
+    let dir = paths.state().join("maint");
+    let base = dir.join(format!("{fleet}.snapshot"));
+    if let Some(delta) = fold.delta().filter(|_| base.exists()) {
+        let t = crate::snapshot::delta::Target {
+            snapshot_id,
+            fleet,
+            mode,
+            vectors,
+            any_visible,
+            delta: &delta,
+        };
+        // A declined or failed patch leaves the file as it was: the full build replaces it.
+        if let Ok(true) = crate::snapshot::delta::patch_in_place(&base, &t) {
+            crate::services::trace::mark("snapshot build (patched in place)");
+            return read(&base);
+        }
+    }
+    let folded = fold.folded();
+    crate::services::trace::mark("state render");
+    full(
+        &dir,
+        &base,
+        &crate::snapshot::patch::Target {
+            snapshot_id,
+            fleet,
+            mode,
+            claims: &folded.claims,
+            events: &folded.events,
+            vectors,
+        },
+    )
+}
+
+/// A full build (or a patch of a copy of `base` that compares it row by row), renamed
+/// over `base` once finished and checked.
+fn full(
+    dir: &std::path::Path,
+    base: &std::path::Path,
+    target: &crate::snapshot::patch::Target,
+) -> Result<Vec<u8>> {
+    crate::fsutil::sweep_temp_files(dir, std::time::Duration::from_secs(3600));
+    let tmp = dir.join(format!(
+        ".snapshot.tmp-{}-{}",
+        std::process::id(),
+        crate::fsutil::nonce()
+    ));
+    let built = crate::snapshot::patch::build_from(base, &tmp, target)
+        .and_then(|patched| Ok((patched, read(&tmp)?)));
+    // Only a finished, checked file becomes the base (rename is atomic).
+    if built.is_err() || std::fs::rename(&tmp, base).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    let (patched, bytes) = built?;
+    crate::services::trace::mark(if patched {
+        "snapshot build (patched copy)"
+    } else {
+        "snapshot build (full)"
+    });
+    Ok(bytes)
+}
+
+fn read(p: &std::path::Path) -> Result<Vec<u8>> {
+    std::fs::read(p).map_err(|e| Error::io("cannot read", p, e))
+}

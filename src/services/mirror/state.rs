@@ -1,0 +1,230 @@
+//! What the mirror already holds of one fleet (`state/mirror/<fleet>.json`, written
+//! atomically after the cache files): listing watermarks, presences with the size and
+//! time they were listed at, the newest handoffs, each session's digest, and the
+//! manifest. A pass GETs only what is new or changed, and rebuilds the cache from this.
+//! Each session's records are kept beside it (`state/mirror/<fleet>/<agent>/<session>.ndjson`)
+//! so a session with a new segment is refolded without reading the lake again.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cache::{HandoffNote, SessionDigest};
+use crate::error::{Error, Result};
+use crate::fleet::presence::PresenceObj;
+use crate::lake::manifest::Manifest;
+use crate::lake::watermark::Mark;
+use crate::paths::Paths;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Listed {
+    pub size: u64,
+    pub mtime_ms: i64,
+    pub obj: PresenceObj,
+}
+
+/// A host's roster as listed: its sessions (already checked, see `roster::read`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct ListedRoster {
+    pub size: u64,
+    pub mtime_ms: i64,
+    pub sessions: Vec<PresenceObj>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Session {
+    /// Newest segment time seen (the presence's time is added at rebuild).
+    pub seen_ms: i64,
+    pub digest: SessionDigest,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct State {
+    pub store: String,
+    pub handoffs_mark: Mark,
+    pub feed_mark: Mark,
+    /// Legacy per-session presences (older builds), by key.
+    pub presences: BTreeMap<String, Listed>,
+    /// Host rosters, by key.
+    #[serde(default)]
+    pub rosters: BTreeMap<String, ListedRoster>,
+    /// Newest first, at most `KEEP`.
+    pub notes: Vec<HandoffNote>,
+    /// By `<agent>/<session>`.
+    pub sessions: BTreeMap<String, Session>,
+    pub manifest: Option<Manifest>,
+}
+
+impl State {
+    /// Every session held, each once with the lake time it was last seen: a session in
+    /// both a legacy presence and a roster (a host upgraded mid-session), or in two
+    /// rosters, counts as its most recently seen copy.
+    pub(super) fn live(&self) -> Vec<(&PresenceObj, i64)> {
+        let mut by: BTreeMap<(&str, &str), (&PresenceObj, i64)> = BTreeMap::new();
+        let legacy = self.presences.values().map(|l| (&l.obj, l.mtime_ms));
+        let rostered = self.rosters.values().flat_map(|r| {
+            r.sessions
+                .iter()
+                // A roster's own time is text from the lake: never later than the
+                // store's time for the object, or a forged future time would pin a
+                // session as the live one forever. S3's Last-Modified is whole seconds,
+                // so the object landed up to a second after it: clamping to it exactly
+                // would make a session seen later in that second lose to an older copy.
+                .map(|p| {
+                    let landed = r.mtime_ms.saturating_add(999);
+                    (p, p.last_seen_ms.map_or(r.mtime_ms, |t| t.min(landed)))
+                })
+        });
+        for (p, seen) in legacy.chain(rostered) {
+            let k = (p.agent.as_str(), p.session.as_str());
+            if by.get(&k).is_none_or(|(_, t)| *t < seen) {
+                by.insert(k, (p, seen));
+            }
+        }
+        by.into_values().collect()
+    }
+}
+
+pub(super) fn dir(paths: &Paths, fleet: &str) -> PathBuf {
+    paths.state().join("mirror").join(fleet)
+}
+
+fn file(paths: &Paths, fleet: &str) -> PathBuf {
+    paths.state().join("mirror").join(format!("{fleet}.json"))
+}
+
+/// The state for `store`, or `None` (first pass, another store, or unreadable: rebuild).
+pub(super) fn read(paths: &Paths, fleet: &str, store: &str) -> Option<State> {
+    let bytes = std::fs::read(file(paths, fleet)).ok()?;
+    serde_json::from_slice::<State>(&bytes)
+        .ok()
+        .filter(|s| s.store == store)
+}
+
+pub(super) fn write(paths: &Paths, fleet: &str, s: &State) -> Result<()> {
+    let f = file(paths, fleet);
+    if let Some(d) = f.parent() {
+        std::fs::create_dir_all(d).map_err(|e| Error::io("cannot create", d, e))?;
+    }
+    let bytes = serde_json::to_vec(s).unwrap_or_default();
+    crate::fsutil::write_atomic(&f, &bytes, 0o600)
+}
+
+/// Forget every session's local records (a rebuild starts from the lake).
+pub(super) fn reset(paths: &Paths, fleet: &str) {
+    let _ = std::fs::remove_dir_all(dir(paths, fleet));
+}
+
+/// Append a segment's bytes to its session's local records.
+pub(super) fn append(paths: &Paths, fleet: &str, session: &str, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let p = dir(paths, fleet).join(format!("{session}.ndjson"));
+    if let Some(d) = p.parent() {
+        std::fs::create_dir_all(d).map_err(|e| Error::io("cannot create", d, e))?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&p)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| Error::io("cannot write", &p, e))
+}
+
+/// A session's records, in id order, each once.
+pub(super) fn records(paths: &Paths, fleet: &str, session: &str) -> Vec<crate::spool::Record> {
+    let p = dir(paths, fleet).join(format!("{session}.ndjson"));
+    let mut recs = crate::spool::read_file(&p, 0)
+        .map(|s| s.records)
+        .unwrap_or_default();
+    recs.sort_by(|a, b| a.id.cmp(&b.id));
+    recs.dedup_by(|a, b| a.id == b.id);
+    recs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(session: &str, task: &str, seen: Option<i64>) -> PresenceObj {
+        PresenceObj {
+            fleet: "f".into(),
+            agent: "a".into(),
+            session: session.into(),
+            task: Some(task.into()),
+            last_seen_ms: seen,
+            ..PresenceObj::default()
+        }
+    }
+
+    /// A session held in a legacy presence and in two rosters shows once, as its most
+    /// recently seen copy; a roster entry is seen at its own time, not the roster's mtime.
+    #[test]
+    fn each_session_shows_once_as_its_newest_copy() {
+        let mut st = State::default();
+        let legacy = Listed {
+            size: 1,
+            mtime_ms: 500,
+            obj: p("s1", "legacy", None),
+        };
+        st.presences
+            .insert("live/f/agents/a/s1.json".into(), legacy);
+        let roster = |sessions| ListedRoster {
+            size: 1,
+            mtime_ms: 9_000,
+            sessions,
+        };
+        let h1 = vec![p("s1", "roster", Some(700)), p("s2", "old", Some(100))];
+        let h2 = vec![p("s2", "moved", Some(2_000))];
+        st.rosters.insert("live/f/hosts/h1.json".into(), roster(h1));
+        st.rosters.insert("live/f/hosts/h2.json".into(), roster(h2));
+        let got: Vec<(&str, &str, i64)> = st
+            .live()
+            .into_iter()
+            .map(|(p, t)| (p.session.as_str(), p.task.as_deref().unwrap_or(""), t))
+            .collect();
+        assert_eq!(got, [("s1", "roster", 700), ("s2", "moved", 2_000)]);
+
+        // A roster claiming a time later than the store wrote it is held to the store's
+        // (plus the second S3's whole-second Last-Modified may have cut off).
+        let h3 = vec![p("s2", "forged", Some(i64::MAX))];
+        st.rosters.insert(
+            "live/f/hosts/h3.json".into(),
+            ListedRoster {
+                size: 1,
+                mtime_ms: 600,
+                sessions: h3,
+            },
+        );
+        let s2: Vec<(String, i64)> = st
+            .live()
+            .into_iter()
+            .filter(|(p, _)| p.session == "s2")
+            .map(|(p, t)| (p.task.clone().unwrap_or_default(), t))
+            .collect();
+        assert_eq!(
+            s2,
+            [("moved".to_string(), 2_000)],
+            "the forged future time does not win"
+        );
+
+        // Seen later within the second its roster's Last-Modified was cut to: it wins.
+        let h4 = vec![p("s1", "late in the second", Some(3_400))];
+        let h5 = vec![p("s1", "earlier", Some(3_200))];
+        for (k, mtime_ms, sessions) in [("h4", 3_000, h4), ("h5", 9_000, h5)] {
+            let r = ListedRoster {
+                size: 1,
+                mtime_ms,
+                sessions,
+            };
+            st.rosters.insert(format!("live/f/hosts/{k}.json"), r);
+        }
+        let s1: Vec<String> = st
+            .live()
+            .into_iter()
+            .filter(|(p, _)| p.session == "s1")
+            .map(|(p, _)| p.task.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(s1, ["late in the second"]);
+    }
+}

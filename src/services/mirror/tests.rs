@@ -1,0 +1,128 @@
+//! A pass's mirror: every fleet's roster reaches the cache first, and a fleet the lake
+//! does not have costs no request.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::*;
+use crate::lake::batch;
+use crate::lake::logged::Logged;
+use crate::paths::Paths;
+use crate::services::drain;
+
+fn home(d: &Path, name: &str) -> Paths {
+    Paths::with_overrides(d.join(name), None, None)
+}
+
+/// `paths` drains a claim by a session of `fleet` into `store`.
+fn claim(paths: &Paths, store: &dyn Store, fleet: &str, n: u64) {
+    let payload = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
+    let mut rec = batch::test_record(n, fleet, "fleet_claim", payload);
+    rec.id = crate::ulid::new();
+    let dir = paths.spool.join("mcp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(format!("{fleet}.ndjson")),
+        crate::spool::encode(&rec),
+    )
+    .unwrap();
+    let wait = Duration::from_millis(50);
+    drain::drain(paths, store, wait, &mut Default::default(), &mut |_, _| {}).unwrap();
+}
+
+fn agents(paths: &Paths, fleet: &str) -> Option<usize> {
+    let r: cache::Read<Roster> = cache::read(paths, fleet, cache::ROSTER);
+    r.data.map(|r| r.agents.len())
+}
+
+/// When the first fleet's handoffs, sessions and snapshot are being mirrored, every
+/// fleet's roster is already in the cache.
+#[test]
+fn every_roster_is_written_before_any_fleet_finishes() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (home(d.path(), "w"), home(d.path(), "r"));
+    let fleets = ["f".to_string(), "g".to_string()];
+    for (n, f) in fleets.iter().enumerate() {
+        claim(&writer, &store, f, n as u64);
+    }
+    let config = crate::config::Config::default();
+    let listed = prefetch(&reader, &store, &fleets).unwrap();
+    let mut seen = Vec::new();
+    mirror_all(&reader, &config, &listed, &fleets, &[], |f| {
+        seen.push((f.to_string(), agents(&reader, "f"), agents(&reader, "g")));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        seen,
+        [
+            ("f".into(), Some(1), Some(1)),
+            ("g".into(), Some(1), Some(1))
+        ]
+    );
+}
+
+/// A host's own fleet with no marker in the lake gets its cache files without a request
+/// naming it; once another host's drain created the marker, the next pass mirrors it.
+#[test]
+fn a_fleet_missing_from_the_lake_costs_no_request() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (home(d.path(), "w"), home(d.path(), "r"));
+    claim(&writer, &store, "f", 0);
+    let config = crate::config::Config::default();
+    let pass = |store: &Logged| {
+        let plan = Plan::new(&reader, store, &crate::lake::fleets(store).unwrap(), "mine");
+        store.take();
+        let listed = prefetch(&reader, store, &plan.to_list()).unwrap();
+        mirror_all(&reader, &config, &listed, &plan.fleets, &plan.empty, |_| {
+            Ok(())
+        })
+        .unwrap();
+        (plan.empty, store.take())
+    };
+    let (empty, sent) = pass(&store);
+    assert_eq!(empty, ["mine"]);
+    assert!(!sent.is_empty(), "fleet f was mirrored");
+    assert!(
+        sent.iter()
+            .all(|r| !r.contains("/mine/") && !r.ends_with("/mine")),
+        "{sent:?}"
+    );
+    assert_eq!(agents(&reader, "mine"), Some(0));
+    let pipeline: cache::Read<Pipeline> = cache::read(&reader, "mine", cache::PIPELINE);
+    assert!(pipeline.data.and_then(|p| p.last_sync).is_some());
+
+    claim(&writer, &store, "mine", 1);
+    let (empty, sent) = pass(&store);
+    assert!(empty.is_empty());
+    assert!(sent.iter().any(|r| r.contains("/mine/")), "{sent:?}");
+    assert_eq!(agents(&reader, "mine"), Some(1));
+}
+
+/// The plan: every fleet with a marker, plus the host's own; the own one costs nothing
+/// only while the lake lacks it and this host never mirrored it from this lake.
+#[test]
+fn the_plan_lists_a_missing_own_fleet_only_if_it_was_mirrored_before() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let paths = home(d.path(), "r");
+    let lake = ["f".to_string()];
+    let plan = Plan::new(&paths, &store, &lake, "f");
+    assert_eq!((plan.fleets.as_slice(), plan.empty.len()), (&lake[..], 0));
+    let plan = Plan::new(&paths, &store, &lake, "mine");
+    assert_eq!(plan.fleets, ["f", "mine"]);
+    assert_eq!(
+        (plan.empty.as_slice(), plan.to_list()),
+        (&["mine".to_string()][..], vec!["f".to_string()])
+    );
+    // Mirrored from this lake before (its marker since gone): listed as usual.
+    let config = crate::config::Config::default();
+    mirror(&paths, &config, &store, "mine").unwrap();
+    let plan = Plan::new(&paths, &store, &lake, "mine");
+    assert!(plan.empty.is_empty(), "{plan:?}");
+    assert_eq!(plan.to_list(), ["f", "mine"]);
+}

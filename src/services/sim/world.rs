@@ -1,0 +1,330 @@
+//! The simulated fleet: hosts (each its own home dir: spool, cache, state) running `sync`
+//! and `maint` against the one simulated lake, and agents on those hosts that claim,
+//! release, hand off, propose and read claims by appending spool records exactly as the
+//! tools do. One seed picks every action, its order, its faults and its interleavings.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::Rng;
+use super::store::SimStore;
+use crate::config::Config;
+use crate::error::Result;
+use crate::lake;
+use crate::paths::Paths;
+use crate::spool::{self, Limits, Record};
+
+pub(super) const FLEETS: [&str; 2] = ["alpha", "beta"];
+const REPO: &str = "github.com/acme/app";
+const PATHS: [&str; 4] = ["src/a.rs", "src/b.rs", "docs/", "tests/"];
+/// Long enough that no lease expires within a run: the lease check replays claims exactly.
+const TTL_SECS: u64 = 3600;
+/// (type, subject, text): every gate threshold, and one contradiction.
+pub(super) const CLAIMS: [(&str, &str, &str); 6] = [
+    ("environment", "ci", "CI runs on Debian 12"),
+    ("convention", "style", "Use snake_case for JSON fields"),
+    ("preference", "editor", "Prefer tabs"),
+    ("hypothesis", "cache", "Maybe the cache is stale"),
+    ("outcome", "db", "The test database is postgres 15"),
+    ("outcome", "db", "The test database is postgres 16"),
+];
+
+pub(super) struct Host {
+    pub paths: Paths,
+    /// This host's clock minus the lake's.
+    pub skew: i64,
+    /// What its syncs carry from one drain to the next, as a `sync --watch` daemon does
+    /// (another host cutting in runs as a one-shot sync, with none).
+    pub carry: crate::services::drain::Carry,
+}
+
+pub(super) struct Agent {
+    pub host: usize,
+    pub fleet: &'static str,
+    pub name: String,
+    pub session: String,
+}
+
+/// A record an agent spooled, and where.
+pub(super) struct Written {
+    pub rec: Record,
+    pub host: usize,
+}
+
+pub(super) struct World {
+    pub rng: Rng,
+    pub store: SimStore,
+    pub hosts: Vec<Host>,
+    pub agents: Vec<Agent>,
+    pub written: Vec<Written>,
+    pub config: Config,
+    /// What happened, step by step, for the failure message.
+    pub trace: Vec<String>,
+    pub dir: tempfile::TempDir,
+    counter: u64,
+}
+
+/// A lake time in 2026; each seed starts there.
+const EPOCH_MS: i64 = 1_767_225_600_000;
+
+impl World {
+    pub(super) fn new(seed: u64) -> World {
+        let mut rng = Rng::new(seed);
+        // On tmpfs when there is one: fsync is free there, and a run makes thousands.
+        let shm = std::path::Path::new("/dev/shm");
+        let dir = if shm.is_dir() {
+            tempfile::tempdir_in(shm)
+        } else {
+            tempfile::tempdir()
+        }
+        .expect("temp dir");
+        let hosts: Vec<Host> = (0..3)
+            .map(|h| Host {
+                paths: Paths::with_overrides(dir.path().join(format!("host{h}")), None, None),
+                // Host 2's clock is 25 minutes slow: every id it mints is older than a
+                // watermark reader's look-back, so its records reach readers via the feed.
+                skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
+                carry: Default::default(),
+            })
+            .collect();
+        // Fixed host ids: a seed must replay to the same lake keys.
+        for (h, host) in hosts.iter().enumerate() {
+            let f = host.paths.state().join("host-id");
+            crate::fsutil::write_atomic(&f, format!("host{h}").as_bytes(), 0o600).expect("host id");
+        }
+        let mut w = World {
+            store: SimStore::new(rng.next(), EPOCH_MS),
+            rng,
+            hosts,
+            agents: Vec::new(),
+            written: Vec::new(),
+            config: Config::default(),
+            trace: Vec::new(),
+            dir,
+            counter: 0,
+        };
+        for i in 0..4 {
+            let host = w.rng.below(3) as usize;
+            let fleet = FLEETS[w.rng.below(2) as usize];
+            let session = w.fresh_session();
+            w.agents.push(Agent {
+                host,
+                fleet,
+                name: format!("agent{i}"),
+                session,
+            });
+        }
+        w
+    }
+
+    fn fresh_session(&mut self) -> String {
+        self.counter += 1;
+        format!("s{}", self.counter)
+    }
+
+    /// Point this thread's clock at host `h` (the lake's time plus its skew).
+    pub(super) fn host_clock(&self, h: usize) {
+        crate::time::set_sim_now(Some(self.store.now() + self.hosts[h].skew));
+    }
+
+    /// One step: time passes, in-flight requests may land, then one action.
+    pub(super) fn step(&mut self) {
+        self.store.advance(1 + self.rng.below(5_000) as i64);
+        self.store.land_some(false);
+        // Weather: calm spells, a flaky network, and storms where most requests go wrong.
+        let rate = [0, 0, 10, 30, 80, 200][self.rng.below(6) as usize];
+        self.store.set_fault_rate(rate);
+        match self.rng.below(100) {
+            0..55 => self.agent_acts(),
+            55..85 => self.host_runs(false),
+            _ => self.host_runs(true),
+        }
+    }
+
+    fn agent_acts(&mut self) {
+        let i = self.rng.below(self.agents.len() as u64) as usize;
+        let pick = |rng: &mut Rng| {
+            let n = 1 + rng.below(2) as usize;
+            (0..n)
+                .map(|_| PATHS[rng.below(PATHS.len() as u64) as usize])
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        match self.rng.below(10) {
+            0..4 => {
+                let paths = pick(&mut self.rng);
+                let p =
+                    json!({"repo": REPO, "paths": paths, "reason": "sim", "ttl_secs": TTL_SECS});
+                self.spool(i, "fleet_claim", p);
+            }
+            4..6 => {
+                let p = match self.rng.below(3) {
+                    0 => json!({"all": true}),
+                    _ => json!({"all": false, "repo": REPO, "paths": pick(&mut self.rng)}),
+                };
+                self.spool(i, "fleet_release", p);
+            }
+            6 => self.hand_off(i),
+            7..9 => {
+                let (ty, subject, text) = CLAIMS[self.rng.below(CLAIMS.len() as u64) as usize];
+                let session = self.agents[i].session.clone();
+                let evidence = json!([{"session_id": session, "message_id": "m1"}]);
+                let p = json!({"claim": text, "type": ty, "subject": subject, "scope": "agent", "evidence": evidence});
+                self.spool(i, "memory_propose", p);
+            }
+            _ => {
+                let (_, subject, text) = CLAIMS[self.rng.below(CLAIMS.len() as u64) as usize];
+                let ids = [crate::memory::gate::claim_id(subject, text)];
+                self.spool(i, "memory_shown", json!({ "claim_ids": ids }));
+            }
+        }
+    }
+
+    /// Leave a note, let go of everything, and start a new session (maybe on another host).
+    fn hand_off(&mut self, i: usize) {
+        let p = json!({"summary": "sim handoff", "status": "done", "next": null, "repo": REPO});
+        self.spool(i, "fleet_handoff", p);
+        self.spool(i, "fleet_release", json!({"all": true}));
+        let session = self.fresh_session();
+        let host = self.rng.below(self.hosts.len() as u64) as usize;
+        let a = &mut self.agents[i];
+        a.session = session;
+        a.host = host;
+    }
+
+    /// Append one record to the agent's host spool, as `tools::queue::write` does.
+    fn spool(&mut self, i: usize, kind: &str, payload: Value) {
+        let a = &self.agents[i];
+        self.host_clock(a.host);
+        self.counter += 1;
+        let now = crate::time::now_ms();
+        let rec = Record {
+            id: crate::ulid::encode(now as u64, self.counter as u128),
+            ts: crate::time::format_ms(now),
+            fleet: a.fleet.into(),
+            agent: a.name.clone(),
+            session: a.session.clone(),
+            kind: kind.into(),
+            payload,
+        };
+        let limits = Limits {
+            max_dir_bytes: u64::MAX,
+            rotate_bytes: u64::MAX,
+        };
+        let host = &self.hosts[a.host];
+        let wait = spool::Wait::Fail(self.config.lock_wait());
+        spool::append(&host.paths.spool_mcp(a.fleet), &rec, limits, false, wait)
+            .expect("spool append");
+        self.trace
+            .push(format!("{} {} {kind} {}", a.name, a.session, rec.id));
+        self.written.push(Written { rec, host: a.host });
+    }
+
+    /// Host `h` runs `sync` (or `maint`); sometimes another host's run cuts in mid-way.
+    fn host_runs(&mut self, maint: bool) {
+        let h = self.rng.below(self.hosts.len() as u64) as usize;
+        self.counter += 1;
+        let writer = format!("host{h}-{}", self.counter);
+        if self.rng.below(3) == 0 {
+            let other = (h + 1 + self.rng.below(2) as usize) % self.hosts.len();
+            let (paths, config) = (self.hosts[other].paths.clone(), self.config.clone());
+            let (skew, back) = (self.hosts[other].skew, self.hosts[h].skew);
+            let other_maint = self.rng.below(2) == 0;
+            let other_writer = format!("host{other}-{}", self.counter);
+            self.trace.push(format!(
+                "  (host{other} {} cuts in)",
+                if other_maint { "maint" } else { "sync" }
+            ));
+            let at = 1 + self.rng.below(12) as u32;
+            self.store.interleave(
+                at,
+                Box::new(move |s: &SimStore| {
+                    crate::time::set_sim_now(Some(s.now() + skew));
+                    let none = &mut Default::default();
+                    let _ = run(&paths, &config, s, other_maint, &other_writer, none);
+                    crate::time::set_sim_now(Some(s.now() + back));
+                }),
+            );
+        }
+        self.host_clock(h);
+        // Now and then a one-shot `ctxlake sync` of the same home runs between the
+        // daemon's drains: the daemon must not reuse a roster it flushed since.
+        let one_shot = self.rng.below(4) == 0;
+        let host = &mut self.hosts[h];
+        let mut fresh = crate::services::drain::Carry::default();
+        let carry = if one_shot {
+            &mut fresh
+        } else {
+            &mut host.carry
+        };
+        let r = run(
+            &host.paths,
+            &self.config,
+            &self.store,
+            maint,
+            &writer,
+            carry,
+        );
+        self.store.clear_interleave();
+        let what = if maint { "maint" } else { "sync" };
+        self.trace.push(match r {
+            Ok(()) => format!("host{h} {what}: ok"),
+            Err(e) => format!("host{h} {what}: {}", e.message),
+        });
+    }
+
+    /// Quiescence: every in-flight request lands, faults stop, every host drains, then
+    /// every host mirrors (so each mirror sees every host's drain).
+    pub(super) fn settle(&mut self) -> std::result::Result<(), String> {
+        self.store.set_fault_rate(0);
+        self.store.land_some(true);
+        self.store.advance(1);
+        for h in 0..self.hosts.len() {
+            self.host_clock(h);
+            let wait = self.config.lock_wait();
+            let host = &mut self.hosts[h];
+            crate::services::drain::drain(
+                &host.paths,
+                &self.store,
+                wait,
+                &mut host.carry,
+                &mut |_, _| {},
+            )
+            .map_err(|e| format!("fault-free drain on host{h} failed: {}", e.message))?;
+        }
+        for h in 0..self.hosts.len() {
+            self.host_clock(h);
+            for f in FLEETS {
+                crate::services::mirror::mirror(&self.hosts[h].paths, &self.config, &self.store, f)
+                    .map_err(|e| format!("fault-free mirror on host{h} failed: {}", e.message))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What one host's `sync` (probe, drain, mirror every fleet) or `maint` does.
+fn run(
+    paths: &Paths,
+    config: &Config,
+    store: &SimStore,
+    maint: bool,
+    writer: &str,
+    carry: &mut crate::services::drain::Carry,
+) -> Result<()> {
+    if maint {
+        for f in lake::fleets(store)? {
+            crate::services::maint::maint(paths, config, store, &f, writer)?;
+        }
+        return Ok(());
+    }
+    lake::store::probe(store)?;
+    carry.listed(&lake::fleets(store)?);
+    crate::services::drain::drain(paths, store, config.lock_wait(), carry, &mut |_, _| {})?;
+    let fleets = carry.fleets();
+    let listed = crate::services::mirror::prefetch(paths, store, &fleets)?;
+    crate::services::mirror::mirror_all(paths, config, &listed, &fleets, &[], |_| Ok(()))?;
+    Ok(())
+}

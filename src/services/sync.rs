@@ -1,0 +1,173 @@
+//! A sync pass: probe the store (when asked), list the lake's fleets, drain the spool,
+//! plan and prefetch the mirror, mirror every fleet (rosters first) and write each
+//! fleet's briefing, then record the store's health. Also the drain-only step a
+//! `sync --watch` daemon runs between passes. Holds the host's sync lock throughout.
+
+use std::fs::File;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::lake::{self, Store};
+use crate::paths::Paths;
+use crate::services::drain::{self, Carry, DrainReport};
+use crate::services::mirror::{self, MirrorReport};
+use crate::services::{health, trace};
+
+#[derive(Debug, Serialize)]
+pub struct SyncOutput {
+    pub store: String,
+    pub drained: DrainReport,
+    pub fleets: Vec<MirrorReport>,
+    pub elapsed_ms: u128,
+    /// Requests this pass sent to a remote store (0 for a local lake).
+    pub requests: u64,
+    /// Of those, object reads.
+    pub gets: u64,
+}
+
+/// What a pass tells whoever runs it while it works (the command line shows it on a
+/// terminal; a daemon or a test ignores it).
+pub trait Observer {
+    /// Another sync of this host holds the lock; this one waits for it.
+    fn waiting_for_lock(&mut self) {}
+    /// The drain moved `done` of `total` spool bytes into the lake.
+    fn drained(&mut self, _done: u64, _total: u64) {}
+}
+
+/// Held exclusively by the one `sync --watch` daemon of a host (in the state dir).
+const WATCH_LOCK: &str = "sync-watch.lock";
+
+/// Whether a `sync --watch` daemon runs on this host: it holds [`WATCH_LOCK`].
+pub(crate) fn watch_running(paths: &Paths) -> bool {
+    File::open(paths.state().join(WATCH_LOCK)).is_ok_and(|f| f.try_lock_shared().is_err())
+}
+
+/// Become this host's one `sync --watch` daemon: the lock, held until the file drops.
+pub fn watch_lock(ctx: &Ctx) -> Result<File> {
+    std::fs::create_dir_all(ctx.paths.state())
+        .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
+    let lock = crate::fsutil::open_lock(&ctx.paths.state().join(WATCH_LOCK))?;
+    lock.try_lock().map_err(|_| {
+        Error::refused(
+            "sync_running",
+            "another `ctxlake sync --watch` is already running on this host",
+        )
+        .hint("one daemon per host is enough; see `ctxlake status`")
+    })?;
+    Ok(lock)
+}
+
+/// One pass: probe (when `probe`), drain, mirror every fleet. `carry`: what earlier
+/// drains of this process learnt (see `Carry`).
+pub fn once(
+    ctx: &Ctx,
+    store: &dyn Store,
+    probe: bool,
+    carry: &mut Carry,
+    seen: &mut dyn Observer,
+) -> Result<SyncOutput> {
+    trace::configure(ctx.trace);
+    let start = Instant::now();
+    let (sent_before, gets_before) = (store.requests(), store.gets());
+    let _lock = host_lock(ctx, seen)?;
+    let trace = |phase: &str| trace::sync(phase, store.requests());
+    trace("pass start");
+    crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
+    if probe {
+        health::probe(&ctx.paths, store)?;
+    }
+    // Listed before the drain, so the drain knows which fleet markers exist.
+    carry.listed(&lake::fleets(store)?);
+    trace("fleets listed");
+    let drained = drain(ctx, store, carry, seen)?;
+    trace("drained");
+    let plan = mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
+    let listed = mirror::prefetch(&ctx.paths, store, &plan.to_list())?;
+    trace("prefetched");
+    let fleets = mirror::mirror_all(
+        &ctx.paths,
+        &ctx.config,
+        &listed,
+        &plan.fleets,
+        &plan.empty,
+        |f| {
+            trace(&format!("mirrored {f}"));
+            // The hook's session-start briefing, pre-rendered so the hook stays within budget.
+            let mut fleet_ctx = ctx.clone();
+            fleet_ctx.scope.fleet = f.to_string();
+            crate::fleet::briefing::write(&fleet_ctx)
+        },
+    )?;
+    let requests = store.requests() - sent_before;
+    health::sync_finished(&ctx.paths, store, requests);
+    Ok(SyncOutput {
+        store: store.url(),
+        drained,
+        fleets,
+        elapsed_ms: start.elapsed().as_millis(),
+        requests,
+        gets: store.gets() - gets_before,
+    })
+}
+
+/// A drain with no mirror: what `sync --watch` runs between its passes when agents of this
+/// host queued new writes, so they reach the lake without waiting for the next pass. It
+/// is not a sync for `status` (the cache did not move).
+pub(crate) fn drain_only(
+    ctx: &Ctx,
+    store: &dyn Store,
+    probe: bool,
+    carry: &mut Carry,
+    seen: &mut dyn Observer,
+) -> Result<SyncOutput> {
+    trace::configure(ctx.trace);
+    let start = Instant::now();
+    let (sent_before, gets_before) = (store.requests(), store.gets());
+    let _lock = host_lock(ctx, seen)?;
+    trace::sync("drain start", store.requests());
+    if probe {
+        health::probe(&ctx.paths, store)?;
+    }
+    let drained = drain(ctx, store, carry, seen)?;
+    trace::sync("drain end", store.requests());
+    Ok(SyncOutput {
+        store: store.url(),
+        drained,
+        fleets: Vec::new(),
+        elapsed_ms: start.elapsed().as_millis(),
+        requests: store.requests() - sent_before,
+        gets: store.gets() - gets_before,
+    })
+}
+
+/// The host's sync lock (one drain or pass at a time), held until the file is dropped.
+fn host_lock(ctx: &Ctx, seen: &mut dyn Observer) -> Result<File> {
+    std::fs::create_dir_all(ctx.paths.state())
+        .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
+    let lock = crate::fsutil::open_lock(&ctx.paths.state().join("sync.lock"))?;
+    if lock.try_lock().is_err() {
+        seen.waiting_for_lock();
+        lock.lock()
+            .map_err(|e| Error::io("cannot lock", &ctx.paths.state(), e))?;
+    }
+    Ok(lock)
+}
+
+fn drain(
+    ctx: &Ctx,
+    store: &dyn Store,
+    carry: &mut Carry,
+    seen: &mut dyn Observer,
+) -> Result<DrainReport> {
+    let mut progress = |done: usize, total: usize| seen.drained(done as u64, total as u64);
+    drain::drain(
+        &ctx.paths,
+        store,
+        ctx.config.lock_wait(),
+        carry,
+        &mut progress,
+    )
+}

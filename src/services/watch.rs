@@ -1,0 +1,184 @@
+//! `sync --watch`'s schedule. A full pass (drain, then mirror every fleet) starts every
+//! interval, or a quarter interval after a pass that took longer. Between passes the
+//! daemon watches the tool spool (`spool/mcp/`) with a stat per file, no store request,
+//! and drains as soon as an agent queued a write: a lease then reaches the lake within
+//! about a quarter interval instead of waiting up to a whole one, and other hosts see it
+//! at their next pass. Drains are at most one per quarter interval, so a trickle of
+//! writes costs at most four drains per interval. Hook events do not trigger a drain
+//! (they are many and nobody waits on them); they ride along with the next drain or pass.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::lake::Store;
+use crate::services::drain::Carry;
+use crate::services::sync::{self, Observer, SyncOutput};
+
+/// When the next drain or pass may run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Schedule {
+    /// Between the starts of two passes.
+    pub every: Duration,
+    /// The least time between two drains (a pass counts as one).
+    pub gap: Duration,
+    /// How often the spool is looked at between passes.
+    pub poll: Duration,
+}
+
+impl Schedule {
+    pub(crate) fn new(every: Duration) -> Schedule {
+        Schedule {
+            every,
+            gap: every / 4,
+            poll: (every / 20).clamp(Duration::from_millis(20), Duration::from_millis(500)),
+        }
+    }
+
+    /// When the pass after one that ran from `started` to `ended` starts: an interval after
+    /// the start, so the pass's own length does not stretch the period a write waits for
+    /// other hosts to read it, but never sooner than a gap after the end, so a slow pass on
+    /// a loaded machine still leaves the machine some rest.
+    pub(crate) fn next_pass(&self, started: Instant, ended: Instant) -> Instant {
+        (started + self.every).max(ended + self.gap)
+    }
+
+    /// Whether to drain now: a write is queued, the last drain is a gap old, and the next
+    /// pass (which drains anyway) is more than half a gap away.
+    pub(crate) fn drain_now(&self, since_drain: Duration, to_pass: Duration, queued: bool) -> bool {
+        queued && since_drain >= self.gap && to_pass > self.gap / 2
+    }
+}
+
+/// Run passes and prompt drains until `report` fails (it is handed each pass's or
+/// drain's outcome; the command line prints it). A failed pass or drain drops the store,
+/// so the next one reopens and probes it; after a failure only the next pass tries
+/// again, so a failing store costs no more probes than it did before.
+pub fn run(
+    ctx: &Ctx,
+    every: Duration,
+    seen: &mut dyn Observer,
+    report: &mut dyn FnMut(std::result::Result<SyncOutput, Error>) -> Result<()>,
+) -> Result<()> {
+    let plan = Schedule::new(every);
+    // One store for the daemon's life (its client, clock and connections): probed at
+    // start and again after any failure, not at every pass.
+    let mut store: Option<Box<dyn Store>> = None;
+    let mut carry = Carry::default();
+    loop {
+        let started = Instant::now();
+        let mut healthy = step(ctx, &mut store, &mut carry, true, seen, report)?;
+        // The pass drained at its start: what agents queued during a long pass is
+        // drained right after it rather than at the next pass.
+        let mut drained = started;
+        let due = plan.next_pass(started, Instant::now());
+        while let Some(to_pass) = due.checked_duration_since(Instant::now()) {
+            if to_pass.is_zero() {
+                break;
+            }
+            let queued = tool_writes_queued(&ctx.paths.spool_mcp_dir());
+            if healthy && plan.drain_now(drained.elapsed(), to_pass, queued) {
+                healthy = step(ctx, &mut store, &mut carry, false, seen, report)?;
+                drained = Instant::now();
+            } else {
+                std::thread::sleep(plan.poll.min(to_pass));
+            }
+        }
+    }
+}
+
+/// One full pass (`full`) or drain, reported; whether it worked. Only a failure to
+/// report ends the daemon.
+fn step(
+    ctx: &Ctx,
+    store: &mut Option<Box<dyn Store>>,
+    carry: &mut Carry,
+    full: bool,
+    seen: &mut dyn Observer,
+    report: &mut dyn FnMut(std::result::Result<SyncOutput, Error>) -> Result<()>,
+) -> Result<bool> {
+    let opened = match store.take() {
+        Some(s) => Ok((s, false)),
+        None => crate::services::open::configured(ctx).map(|s| (s, true)),
+    };
+    let mut pass = |(s, probe): (Box<dyn Store>, bool)| -> Result<(_, SyncOutput)> {
+        if probe {
+            // Reopened after a failure: the lake may have changed meanwhile (wiped, or
+            // restored from a backup), so what the drains learnt is learnt afresh.
+            *carry = Carry::default();
+        }
+        let out = match full {
+            true => sync::once(ctx, s.as_ref(), probe, carry, seen)?,
+            false => sync::drain_only(ctx, s.as_ref(), probe, carry, seen)?,
+        };
+        Ok((s, out))
+    };
+    match opened.and_then(&mut pass) {
+        Ok((s, out)) => {
+            *store = Some(s);
+            report(Ok(out)).map(|()| true)
+        }
+        Err(e) => report(Err(e)).map(|()| false),
+    }
+}
+
+/// Whether an agent queued a write the lake has not seen: a non-empty spool file. Drained
+/// files are removed and live ones are sealed aside, so an idle spool has none.
+pub(crate) fn tool_writes_queued(dir: &Path) -> bool {
+    crate::spool::list_files(dir)
+        .iter()
+        .any(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn drains_a_queued_write_once_a_gap_passed_unless_the_pass_is_near() {
+        let p = Schedule::new(S);
+        assert_eq!(p.gap, S / 4);
+        assert!(p.drain_now(S / 4, S / 2, true));
+        assert!(!p.drain_now(S / 4, S / 2, false), "nothing queued");
+        assert!(
+            !p.drain_now(S / 5, S / 2, true),
+            "the last drain is too recent"
+        );
+        assert!(
+            p.drain_now(S, S / 5, true),
+            "right after a pass that overran"
+        );
+        assert!(
+            !p.drain_now(S / 4, S / 10, true),
+            "the pass is about to drain it"
+        );
+    }
+
+    #[test]
+    fn passes_start_an_interval_apart_unless_one_overran() {
+        let (p, t0) = (Schedule::new(S), Instant::now());
+        assert_eq!(p.next_pass(t0, t0 + S / 2), t0 + S);
+        assert_eq!(p.next_pass(t0, t0 + S * 2), t0 + S * 2 + S / 4);
+    }
+
+    #[test]
+    fn polls_often_at_short_intervals_and_cheaply_at_long_ones() {
+        assert_eq!(Schedule::new(S).poll, Duration::from_millis(50));
+        assert_eq!(Schedule::new(S * 60).poll, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn only_non_empty_spool_files_count_as_queued() {
+        let d = tempfile::tempdir().expect("tempdir");
+        assert!(!tool_writes_queued(d.path()));
+        std::fs::write(d.path().join("default.ndjson"), b"").expect("write");
+        assert!(!tool_writes_queued(d.path()), "an emptied live file");
+        std::fs::write(d.path().join("notes.txt"), b"x").expect("write");
+        assert!(!tool_writes_queued(d.path()), "not a spool file");
+        std::fs::write(d.path().join("default.ndjson"), b"{}\n").expect("write");
+        assert!(tool_writes_queued(d.path()));
+    }
+}
