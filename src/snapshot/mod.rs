@@ -1,8 +1,8 @@
 //! The published memory snapshot: one SQLite file with the claims, an FTS5 index over
 //! the agent-visible ones, a 256-dim hash embedding per claim (plus a model's vectors
 //! when one is configured), and the timeline of claim
-//! events. Built by `ctxlake maint` (whole, or by patching its previous build: `patch`),
-//! then only ever opened read-only.
+//! events. Built by `ctxlake maint` (whole: `build`, or by patching its previous build in
+//! place: `delta`), then only ever opened read-only.
 
 use std::path::Path;
 
@@ -16,7 +16,6 @@ mod columns;
 pub(crate) mod delta;
 pub mod embed;
 mod matrix;
-pub(crate) mod patch;
 pub mod rank;
 pub mod rows;
 pub mod search;
