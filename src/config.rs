@@ -27,6 +27,7 @@ pub const KEYS: &[&str] = &[
     "memory.mode",
     "memory.embedder",
     "memory.model_dir",
+    "memory.stale_after_days",
     "limits.spool_max_bytes",
     "limits.spool_rotate_bytes",
     "limits.idle_secs",
@@ -102,6 +103,74 @@ impl EmbedderKind {
     }
 }
 
+/// `[memory] stale_after_days`: per claim type, how many days without a new proposal of a
+/// claim before its rendered line says "unconfirmed for N days". Environment facts and
+/// outcomes (versions, URLs, flaky tests, timings) change within weeks; conventions and
+/// preferences within months or years; a hypothesis is worth re-checking soon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaleAfter {
+    pub environment: u64,
+    pub convention: u64,
+    pub outcome: u64,
+    pub preference: u64,
+    pub hypothesis: u64,
+}
+
+impl Default for StaleAfter {
+    fn default() -> Self {
+        StaleAfter {
+            environment: 30,
+            convention: 180,
+            outcome: 14,
+            preference: 365,
+            hypothesis: 14,
+        }
+    }
+}
+
+impl StaleAfter {
+    /// From a table (`[memory.stale_after_days]`) or an inline one (`stale_after_days =
+    /// {…}`) of positive day counts by claim type; `Err`: what the value must be.
+    fn parse(item: Option<&Item>) -> std::result::Result<StaleAfter, String> {
+        let mut out = StaleAfter::default();
+        let Some(item) = item else {
+            return Ok(out);
+        };
+        let table = item
+            .as_table_like()
+            .ok_or("a table of days by claim type")?;
+        for (k, v) in table.iter() {
+            let days = v
+                .as_integer()
+                .filter(|n| *n > 0)
+                .ok_or(format!("a table of positive day counts (`{k}` is not one)"))?;
+            let ty = crate::vocab::ClaimType::parse(k)
+                .ok_or(format!("a table keyed by claim type (`{k}` is not one)"))?;
+            use crate::vocab::ClaimType as T;
+            let slot = match ty {
+                T::Environment => &mut out.environment,
+                T::Convention => &mut out.convention,
+                T::Outcome => &mut out.outcome,
+                T::Preference => &mut out.preference,
+                T::Hypothesis => &mut out.hypothesis,
+            };
+            *slot = days as u64;
+        }
+        Ok(out)
+    }
+
+    pub fn days(&self, ty: crate::vocab::ClaimType) -> u64 {
+        use crate::vocab::ClaimType as T;
+        match ty {
+            T::Environment => self.environment,
+            T::Convention => self.convention,
+            T::Outcome => self.outcome,
+            T::Preference => self.preference,
+            T::Hypothesis => self.hypothesis,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub fleet: Option<String>,
@@ -124,6 +193,8 @@ pub struct Config {
     /// `[memory] model_dir` (env `CTXLAKE_MODEL_DIR` overrides); `None`: the default
     /// place `ctxlake memory model install` unpacks to.
     pub model_dir: Option<std::path::PathBuf>,
+    /// `[memory] stale_after_days`.
+    pub stale_after: StaleAfter,
 }
 
 impl Default for Config {
@@ -143,6 +214,7 @@ impl Default for Config {
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
             embedder: EmbedderKind::Hash,
             model_dir: None,
+            stale_after: StaleAfter::default(),
         }
     }
 }
@@ -240,6 +312,8 @@ impl Config {
                 .and_then(EmbedderKind::parse)
                 .ok_or_else(|| bad("memory.embedder", "one of \"hash\", \"minilm\""))?,
         };
+        let stale_after = StaleAfter::parse(memory.and_then(|m| m.get("stale_after_days")))
+            .map_err(|want| bad("memory.stale_after_days", &want))?;
         let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
             None => false,
             Some(i) => i
@@ -290,6 +364,7 @@ impl Config {
                 None => None,
                 Some(t) => string(t, "model_dir", "memory.model_dir")?.map(Into::into),
             },
+            stale_after,
         })
     }
 }

@@ -147,7 +147,7 @@ pub fn capabilities() -> Value {
 
 pub fn instructions(pinned: Option<&str>) -> String {
     let mut s = String::from(
-        "ctxlake coordinates this coding agent with the other agents of its fleet. Call fleet_status before editing shared code, fleet_claim the paths you will change, fleet_handoff when you stop. memory_search returns what other agents' sessions observed (attributed, verify before relying on it); memory_propose files a candidate with evidence. Writes are queued for `ctxlake sync`, never applied at once.",
+        "ctxlake coordinates this coding agent with the other agents of its fleet. Call fleet_status before editing shared code, fleet_claim the paths you will change, fleet_handoff when you stop. memory_search returns what other agents' sessions observed (attributed, each with its claim id `c-…`, verify before relying on it); memory_propose files a candidate with evidence. When a fact you saw changed, pass its id in memory_propose `supersedes`. Give a single-valued fact a `key` (e.g. `ci.node-version`). Writes are queued for `ctxlake sync`, never applied at once.",
     );
     if let Some(f) = pinned {
         s.push_str(&format!(" This server is pinned to fleet `{f}`."));

@@ -102,7 +102,7 @@ pub(crate) fn settle(base: &Path) {
 fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
     let d = t.delta;
     let mut base_row = tx
-        .prepare("SELECT id, visible FROM claims WHERE rowid = ?1")
+        .prepare("SELECT id, visible, status FROM claims WHERE rowid = ?1")
         .map_err(sql)?;
     let mut was_visible = Vec::with_capacity(d.claims.len());
     for (i, row) in &d.claims {
@@ -110,18 +110,21 @@ fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
             was_visible.push(false);
             continue;
         }
-        let found: Option<(String, bool)> = base_row
-            .query_row([*i as i64 + 1], |r| Ok((r.get(0)?, r.get(1)?)))
+        // Indexed (it has an FTS entry): visible, or superseded when memory is on.
+        let found: Option<(String, bool, String)> = base_row
+            .query_row([*i as i64 + 1], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()
             .map_err(sql)?;
         match found {
-            Some((id, visible)) if id == row.id => was_visible.push(visible),
+            Some((id, visible, status)) if id == row.id => {
+                was_visible.push(visible || (t.mode == "on" && status == "superseded"));
+            }
             _ => return Ok(false),
         }
     }
     let changed: Vec<ClaimRow> = d.claims.iter().map(|(_, r)| r.clone()).collect();
     let visible: Vec<usize> = (0..changed.len())
-        .filter(|&n| changed[n].visible(t.mode))
+        .filter(|&n| changed[n].indexed(t.mode))
         .collect();
     let model = t
         .vectors

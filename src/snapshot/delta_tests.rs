@@ -35,27 +35,43 @@ fn vectors(model: bool, dir: &Path) -> Vectors {
 }
 
 /// Event `n`: 0–2 propose (environment, convention, outcome), 3 shown, 4 operator;
-/// minted `skew` ms off, so some land before events folded earlier.
+/// minted `skew` ms off, so some land before events folded earlier. The skew also picks
+/// a proposal's links (`supersedes` the next text's claim, a key two texts share) and a
+/// person's action (supersede by the next text's claim, keep, …).
 fn event(n: usize, kind: u8, session: u8, subject: u8, text: u8, skew: i64) -> Event {
-    let text = [
+    const TEXTS: [&str; 6] = [
         "CI runs on Debian",
         "CI does not run on Debian",
         "tests use postgres 16",
         "cargo build is slow",
         "the cache lives in redis",
-    ][text as usize % 5];
+        // A probable update of "tests use postgres 16".
+        "tests now use postgres 17",
+    ];
+    let t = text as usize % 6;
+    let text = TEXTS[t];
     let subject = ["ci", "CI", "db"][subject as usize % 3];
     let cid = crate::memory::gate::claim_id(subject, text);
+    let next = crate::memory::gate::claim_id(subject, TEXTS[(t + 1) % 6]);
     let ty = ["environment", "convention", "outcome"][kind as usize % 3];
-    let action = ["retire", "promote", "contest"][session as usize % 3];
+    let pick = skew.rem_euclid(7) as usize;
+    let action =
+        ["retire", "promote", "contest", "supersede", "keep"][(session as usize + pick) % 5];
     let payload = match kind {
         0..=2 => {
-            json!({"claim": text, "type": ty,
-            "subject": subject, "evidence": [{"session_id": format!("s{session}"), "message_id": "m"}]})
+            let mut p = json!({"claim": text, "type": ty,
+            "subject": subject, "evidence": [{"session_id": format!("s{session}"), "message_id": "m"}]});
+            if matches!(pick, 1 | 3) {
+                p["supersedes"] = json!([next]);
+            }
+            if matches!(pick, 2 | 3) {
+                p["key"] = json!(format!("slot.{}", t / 2));
+            }
+            p
         }
         3 => json!({"claim_ids": [cid]}),
         _ => {
-            json!({"action": action, "claim_id": cid})
+            json!({"action": action, "claim_id": cid, "by": next})
         }
     };
     let kind =
@@ -112,12 +128,30 @@ fn observed(p: &Path) -> String {
             claim_type: None,
             scope: None,
             k: 5,
+            include_superseded: false,
         };
         let (hits, more) = search::search(&s, &query).unwrap();
         let hits: Vec<(String, f64)> = hits.into_iter().map(|h| (h.claim.id, h.score)).collect();
         out += &format!("{q}: {fts:?} {hits:?} {more}\n");
     }
     out += &format!("{:?}\n", search::list(&s, None, 1000).unwrap());
+    let superseded = Some(crate::vocab::ClaimStatus::Superseded);
+    out += &format!("{:?}\n", search::list(&s, superseded, 1000).unwrap());
+    let history = search::Query {
+        text: "debian postgres cache",
+        subject: None,
+        claim_type: None,
+        scope: None,
+        k: 50,
+        include_superseded: true,
+    };
+    let (hits, _) = search::search(&s, &history).unwrap();
+    out += &format!(
+        "{:?}\n",
+        hits.iter()
+            .map(|h| (&h.claim.id, h.score))
+            .collect::<Vec<_>>()
+    );
     out += &format!("{:?}\n", top::top(&s, 1000).unwrap());
     for subject in ["ci", "CI", "db", "none"] {
         out += &format!(
@@ -164,7 +198,7 @@ proptest! {
     #![proptest_config(crate::proptests::config(32))]
     #[test]
     fn a_snapshot_patched_in_place_answers_as_a_full_build(
-        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..3, 0u8..5, -4000i64..1000, 0u8..6), 1..40),
+        evs in prop::collection::vec((0u8..5, 0u8..4, 0u8..3, 0u8..6, -4000i64..1000, 0u8..6), 1..40),
         model in any::<bool>(),
     ) {
         let d = tempfile::tempdir().unwrap();

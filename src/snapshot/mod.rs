@@ -42,7 +42,13 @@ CREATE TABLE claims(
   promoted_at TEXT,
   agent TEXT NOT NULL,
   session TEXT NOT NULL,
-  embedding BLOB NOT NULL
+  embedding BLOB NOT NULL,
+  key TEXT,
+  superseded_by TEXT,
+  superseded_at TEXT,
+  outdated_by TEXT,
+  pending_by TEXT,
+  last_evidence_at TEXT NOT NULL
 );
 CREATE INDEX claims_subject ON claims(subject COLLATE NOCASE);
 CREATE VIRTUAL TABLE claims_fts USING fts5(text, subject, content='', contentless_delete=1, tokenize='porter unicode61');
@@ -54,7 +60,8 @@ CREATE TABLE events(
   agent TEXT NOT NULL,
   session TEXT NOT NULL,
   text TEXT NOT NULL,
-  visible INTEGER NOT NULL
+  visible INTEGER NOT NULL,
+  related_id TEXT
 );
 CREATE INDEX events_subject ON events(subject COLLATE NOCASE, at);
 CREATE TABLE claim_vectors(

@@ -31,9 +31,11 @@ CALLS = {
     "fleet_history": ({"limit": 5}, lambda s: isinstance(s["sessions"], list)),
     "fleet_handoff": ({"summary": "login refactor half done", "status": "in_progress"},
                       lambda s: s["status"] == "queued"),
-    "memory_search": ({"query": "flaky test"}, lambda s: isinstance(s["results"], list)),
+    "memory_search": ({"query": "flaky test", "include_superseded": True},
+                      lambda s: isinstance(s["results"], list)),
     "memory_propose": ({"claim": "CI needs RUSTFLAGS=-D warnings", "type": "convention",
-                        "subject": "ci", "evidence": EVIDENCE},
+                        "subject": "ci", "evidence": EVIDENCE, "key": "ci.rustflags",
+                        "supersedes": ["c-0123456789"]},
                        lambda s: s["status"] == "queued"),
     "memory_timeline": ({"subject": "ci"}, lambda s: isinstance(s["entries"], list)),
 }

@@ -1,5 +1,7 @@
-//! `memory_propose`: file a candidate claim with evidence. It never promotes: the
-//! proposal is always scope `agent`, and only the gate (or a person) widens it.
+//! `memory_propose`: file a candidate claim with evidence, optionally naming the claims it
+//! replaces (`supersedes`) or the slot it fills (`key`). It never promotes: the proposal
+//! is always scope `agent`, and only the gate (or a person) widens it; a replacement
+//! takes effect only once the gate promotes it from two independent sessions.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -13,7 +15,7 @@ pub use crate::vocab::ClaimType;
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
     title: "Propose a memory claim",
-    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync.",
+    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync. To replace a fact you saw, pass its id (`c-…`) in `supersedes`. Give single-valued facts a `key`.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -47,6 +49,14 @@ pub struct ProposeInput {
     /// 1 to 20 citations, each with a non-empty `session_id` and `message_id`.
     #[schemars(with = "Vec<Citation>")]
     pub evidence: Vec<Value>,
+    /// Claim ids (`c-…`) this replaces, at most 20.
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub supersedes: Vec<String>,
+    /// Slot of a single-valued fact, e.g. `ci.node-version`.
+    #[serde(default)]
+    #[schemars(length(max = 64), regex(pattern = r"^[a-z0-9]+([.-][a-z0-9]+)*$"))]
+    pub key: Option<String>,
 }
 
 pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
@@ -60,13 +70,21 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
     }
     crate::scope::validate_subject(&input.subject)?;
     crate::memory::evidence::check(&input.evidence)?;
-    let payload = json!({
+    let own = crate::memory::gate::claim_id(&input.subject, &input.claim);
+    crate::memory::supersede::check_links(&own, &input.supersedes, input.key.as_deref())?;
+    let mut payload = json!({
         "claim": input.claim,
         "type": input.claim_type.as_str(),
         "subject": input.subject,
         "scope": "agent",
         "evidence": input.evidence,
     });
+    if !input.supersedes.is_empty() {
+        payload["supersedes"] = json!(input.supersedes);
+    }
+    if let Some(k) = input.key {
+        payload["key"] = json!(k);
+    }
     queue::write(
         ctx,
         &fleet,

@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",
     title: "Subject timeline",
-    description: "What this coding-agent fleet has already tried, claimed, promoted, contested or handed off about one subject (a component, tool or topic), in time order. Use it before repeating an approach someone already tried.",
+    description: "What this coding-agent fleet has already tried, claimed, promoted, contested, superseded or handed off about one subject (a component, tool or topic), in time order. Use it before repeating an approach someone already tried.",
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
     output_schema: schema_of::<TimelineOutput>,
@@ -49,9 +49,14 @@ pub struct TimelineOutput {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Entry {
     pub at: String,
-    /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired` or `handoff`.
+    /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired`,
+    /// `claim_superseded`, `claim_outdated`, `claim_kept` or `handoff`.
     pub kind: String,
     pub claim_id: Option<String>,
+    /// The other claim an entry names: what replaced this one (`claim_superseded`), what
+    /// probably updates it (`claim_outdated`), or its rival in a fork (`claim_contested`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub related_claim_id: Option<String>,
     pub agent: String,
     pub session: String,
     pub text: String,
@@ -96,6 +101,7 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                         at: e.at,
                         kind: e.kind,
                         claim_id: Some(e.claim_id),
+                        related_claim_id: e.related_id,
                         agent: e.agent,
                         session: e.session,
                         text: e.text,
@@ -126,6 +132,7 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 at: h.at,
                 kind: "handoff".into(),
                 claim_id: None,
+                related_claim_id: None,
                 agent: h.agent,
                 session: h.session,
                 text,
