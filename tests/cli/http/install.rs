@@ -95,3 +95,45 @@ fn service_install_http_writes_its_own_unit_next_to_sync() {
     assert!(!dir.join("ctxlake-mcp-http.service").exists());
     assert!(dir.join("ctxlake-sync.service").exists());
 }
+
+#[test]
+fn doctor_names_a_remote_entry_whose_token_is_unset_unknown_or_revoked() {
+    let mut env = Env::new();
+    std::fs::create_dir_all(env.home().join(".claude")).unwrap();
+    std::fs::write(env.home().join(".claude.json"), "{}\n").unwrap();
+    let url = "http://127.0.0.1:9/mcp";
+    env.cmd()
+        .args(["install", "claude-code", "--http", url, "--no-hooks"])
+        .assert()
+        .success();
+    let token = client::new_token(&env, "laptop", &[]);
+    let remote = |env: &Env| {
+        let (_, v) = crate::doctor::doctor(env, &[]);
+        crate::doctor::check(&v, "claude-code: remote token").clone()
+    };
+    let c = remote(&env);
+    assert_eq!(c["status"], "fail", "{c}");
+    assert!(
+        c["saw"]
+            .as_str()
+            .unwrap()
+            .contains("CTXLAKE_MCP_TOKEN, which is not set"),
+        "{c}"
+    );
+    env.extra.push(("CTXLAKE_MCP_TOKEN".into(), "0".repeat(64)));
+    let c = remote(&env);
+    assert_eq!(c["status"], "fail", "{c}");
+    assert!(c["saw"].as_str().unwrap().contains("does not know"), "{c}");
+    env.extra.pop();
+    env.extra.push(("CTXLAKE_MCP_TOKEN".into(), token));
+    let c = remote(&env);
+    assert_eq!(c["status"], "ok", "{c}");
+    assert!(c["saw"].as_str().unwrap().contains("token `laptop`"), "{c}");
+    env.cmd()
+        .args(["mcp", "token", "revoke", "laptop"])
+        .assert()
+        .success();
+    let c = remote(&env);
+    assert_eq!(c["status"], "fail", "a revoked token is named: {c}");
+    assert!(c["saw"].as_str().unwrap().contains("revoked"), "{c}");
+}

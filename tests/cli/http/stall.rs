@@ -74,6 +74,10 @@ fn stalled_bodies_are_cut_off_and_lock_no_one_out() {
     );
     assert!(seen.contains_key(&Some(408)), "{seen:?}");
     assert!(
+        seen.contains_key(&Some(429)),
+        "one token holds at most its cap: {seen:?}"
+    );
+    assert!(
         started.elapsed() < Duration::from_secs(20),
         "took {:?}",
         started.elapsed()

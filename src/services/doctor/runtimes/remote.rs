@@ -31,7 +31,8 @@ pub(super) fn check(i: &Inputs, rt: Runtime, entry: &Value, shown: &str) -> Chec
         )
         .fix(format!("ctxlake install {} --http {url}", rt.name()));
     };
-    let Some(secret) = i.installer.env.var(&var) else {
+    // Any variable an entry names (a person may have edited it), read as every env var is.
+    let Some(secret) = crate::paths::var(&var) else {
         return Check::fail(
             G,
             name,
@@ -48,11 +49,11 @@ pub(super) fn check(i: &Inputs, rt: Runtime, entry: &Value, shown: &str) -> Chec
     };
     let known = if addr.ip().is_loopback() {
         match Store::load(&i.paths.mcp_tokens()) {
-            Ok(store) => Ok(store.and_then(|s| s.find(secret).map(|p| p.name.clone()))),
+            Ok(store) => Ok(store.and_then(|s| s.find(&secret).map(|p| p.name.clone()))),
             Err(e) => Err(e.message),
         }
     } else {
-        probe(addr, url, secret)
+        probe(addr, url, &secret)
     };
     match known {
         Ok(Some(token)) => Check::ok(
