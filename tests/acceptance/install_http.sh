@@ -24,7 +24,7 @@ pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$T"' EXIT
 url=
 for _ in $(seq 100); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$T/server.err" || true)
+  url=$(grep -so 'http://127\.0\.0\.1:[0-9]*/mcp' "$T/server.err" || true)
   [[ -n $url ]] && break
   sleep 0.05
 done

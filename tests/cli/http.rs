@@ -170,9 +170,17 @@ fn a_request_for_an_ended_session_gets_404() {
     let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
     assert_eq!(s.post("/mcp", &h, &list).status, 200);
     assert_eq!(
-        s.post("/mcp", &[("Mcp-Session-Id", &sid)], &list).status,
+        s.post(
+            "/mcp",
+            &[
+                ("Mcp-Session-Id", &sid),
+                ("MCP-Protocol-Version", "2025-06-18")
+            ],
+            &list
+        )
+        .status,
         400,
-        "no version header"
+        "another version than the session's"
     );
     assert_eq!(s.request("DELETE", "/mcp", &h, b"").status, 204);
     let r = s.post("/mcp", &h, &list);

@@ -102,15 +102,14 @@ fn in_session(sh: &Shared, ep: &Endpoint, sid: &str, version: Option<&str>, msg:
             "Bad Request: session not initialized",
         );
     };
-    // The header arrived in 2025-06-18; a 2025-03-26 client never sends it.
-    let problem = match version {
-        None if negotiated >= Version::V2025_06_18 => Some("is missing".to_string()),
-        Some(v) if v != negotiated.as_str() => Some(format!("`{v}` is not this session's version")),
-        _ => None,
-    };
-    if let Some(p) = problem {
+    // The header arrived in 2025-06-18. Without it the session's negotiated version is the
+    // "other way to identify the version" the spec allows: Gemini CLI 0.61 posts its
+    // `notifications/initialized` without the header. A different version is refused.
+    if let Some(v) = version
+        && v != negotiated.as_str()
+    {
         let message = format!(
-            "Bad Request: the `MCP-Protocol-Version` header {p} (negotiated: {})",
+            "Bad Request: the `MCP-Protocol-Version` header `{v}` is not this session's version (negotiated: {})",
             negotiated.as_str()
         );
         return Reply::rpc_error(400, id, INVALID_REQUEST, &message);

@@ -112,17 +112,20 @@ fn a_session_lives_from_initialize_to_delete_then_404s() {
 }
 
 #[test]
-fn the_protocol_version_header_is_required_from_2025_06_18() {
+fn the_protocol_version_header_must_match_the_session_when_sent() {
     let dir = tempfile::tempdir().unwrap();
     let sh = shared(dir.path());
     let sid = initialize(&sh, "/mcp", "2025-06-18");
     let s = ("mcp-session-id", sid.as_str());
-    assert_eq!(send(&sh, "/mcp", &[s], list(1)).status, 400);
     let wrong = [s, ("mcp-protocol-version", "2099-01-01")];
     assert_eq!(send(&sh, "/mcp", &wrong, list(1)).status, 400);
     let other = [s, ("mcp-protocol-version", "2025-11-25")];
     assert_eq!(send(&sh, "/mcp", &other, list(1)).status, 400);
-    // 2025-03-26 predates the header: its absence is fine there.
+    // Missing: the session's negotiated version holds (Gemini CLI sends none on its
+    // `notifications/initialized`).
+    assert_eq!(send(&sh, "/mcp", &[s], list(1)).status, 200);
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send(&sh, "/mcp", &[s], note).status, 202);
     let old = initialize(&sh, "/mcp", "2025-03-26");
     let r = send(&sh, "/mcp", &[("mcp-session-id", old.as_str())], list(1));
     assert_eq!(r.status, 200);
