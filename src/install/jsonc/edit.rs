@@ -1,6 +1,7 @@
 //! The editor: find a path, then splice one member or item in or out. Insertions go after
 //! the last member in the container's own style; removal undoes exactly what insertion did.
 
+use crate::install::shape::Shape;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -59,14 +60,14 @@ impl Doc {
     }
 
     /// Set `path` to `v`, creating missing parent objects. Returns the containers created.
-    pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+    pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, Shape> {
         let mut node = &self.root;
         for (i, seg) in path.iter().enumerate() {
             let Seg::Key(key) = seg else {
-                return Err(format!("`{}` does not exist", super::show(&path[..=i])));
+                return Err(Shape::Missing(super::show(&path[..=i])));
             };
             let NodeKind::Object(slots) = &node.kind else {
-                return Err(format!("`{}` is not an object", show_parent(path, i)));
+                return Err(Shape::NotObject(show_parent(path, i)));
             };
             match slots.iter().find(|s| s.key.as_deref() == Some(key)) {
                 Some(slot) if i + 1 == path.len() => {
@@ -84,11 +85,11 @@ impl Doc {
                 }
             }
         }
-        Err("cannot replace the whole document".into())
+        Err(Shape::WholeDocument)
     }
 
     /// Append `v` to the array at `path`, creating it (and its parents) when missing.
-    pub fn push(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+    pub fn push(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, Shape> {
         match self.get(path) {
             None => {
                 let mut created = self.set(path, &Value::Array(vec![v.clone()]))?;
@@ -97,7 +98,7 @@ impl Doc {
             }
             Some(node) => {
                 let NodeKind::Array(slots) = &node.kind else {
-                    return Err(format!("`{}` is not an array", super::show(path)));
+                    return Err(Shape::NotArray(super::show(path)));
                 };
                 let edits = self.insert(node, slots, None, v);
                 self.apply(edits).map(|_| Vec::new())
@@ -199,14 +200,18 @@ impl Doc {
         edits
     }
 
-    fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), String> {
+    fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), Shape> {
         edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
         let mut text = self.text.clone();
         for (r, s) in edits {
             text.replace_range(r, &s);
         }
-        let doc = Doc::parse(&text)
-            .map_err(|e| format!("internal edit produced invalid JSON: {}", e.message))?;
+        let doc = Doc::parse(&text).map_err(|e| {
+            Shape::Unparsable(format!(
+                "internal edit produced invalid JSON: {}",
+                e.message
+            ))
+        })?;
         self.text = doc.text;
         self.root = doc.root;
         Ok(())
@@ -279,11 +284,11 @@ fn index_of(slots: &[Slot], seg: &Seg) -> Option<usize> {
     }
 }
 
-fn wrap(rest: &[Seg], v: &Value) -> Result<Value, String> {
+fn wrap(rest: &[Seg], v: &Value) -> Result<Value, Shape> {
     let mut v = v.clone();
     for seg in rest.iter().rev() {
         let Seg::Key(k) = seg else {
-            return Err("cannot create an array index".into());
+            return Err(Shape::ArrayIndex);
         };
         v = Value::Object([(k.clone(), v)].into_iter().collect());
     }
