@@ -26,8 +26,8 @@ use crate::error::{Error, Result};
 const MAX_CONNECTIONS: usize = 1024;
 /// Connections beyond the cap that answer `/health` only (503 to anything else), each held
 /// at most [`RESERVE_TIMEOUT`]: a liveness probe gets through while every slot is taken.
-const RESERVE: usize = 64;
-const RESERVE_TIMEOUT: Duration = Duration::from_secs(2);
+const RESERVE: usize = 256;
+const RESERVE_TIMEOUT: Duration = Duration::from_secs(1);
 /// Descriptors kept free for everything else the process opens (spool, cache, SQLite).
 const SPARE_FDS: usize = 64;
 /// A client must send a request's headers within this time, including on an idle
@@ -144,13 +144,12 @@ struct Lane {
 
 /// (full, reserve) connection slots for a process allowed `fds` open descriptors: the
 /// defaults when they fit, else shrunk so a full server never runs out of descriptors
-/// (an `accept` that fails leaves the client waiting, `/health` included).
+/// (an `accept` that fails leaves the client waiting, `/health` included). A limit we
+/// cannot read is taken as 256, macOS's default.
 fn capacity(fds: Option<usize>) -> (usize, usize) {
-    let Some(fds) = fds else {
-        return (MAX_CONNECTIONS, RESERVE);
-    };
+    let fds = fds.unwrap_or(256);
     let room = fds.saturating_sub(SPARE_FDS).max(32);
-    let reserve = RESERVE.min(room / 8).max(4);
+    let reserve = RESERVE.min(room / 5).max(4);
     (MAX_CONNECTIONS.min(room - reserve), reserve)
 }
 
@@ -265,5 +264,24 @@ impl Body for Out {
             Out::Full(b) => SizeHint::with_exact(b.as_ref().map_or(0, |b| b.len() as u64)),
             Out::Stream { .. } => SizeHint::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_slots_fit_the_descriptor_limit() {
+        assert_eq!(capacity(Some(20_000)), (MAX_CONNECTIONS, RESERVE));
+        for fds in [1024, 256, 64, 0] {
+            let (full, reserve) = capacity(Some(fds));
+            assert!(
+                full + reserve + SPARE_FDS <= fds.max(96),
+                "{fds}: {full} + {reserve}"
+            );
+            assert!(full > 0 && reserve >= 4, "{fds}: {full} + {reserve}");
+        }
+        assert_eq!(capacity(None), capacity(Some(256)));
     }
 }

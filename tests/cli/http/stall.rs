@@ -116,7 +116,7 @@ fn health_answers_while_every_connection_slot_is_held() {
 }
 
 #[test]
-fn a_tool_call_past_its_deadline_is_answered_with_a_timeout() {
+fn a_tool_call_past_its_deadline_is_answered_and_health_needs_no_worker() {
     let env = Env::new();
     env.write(
         "config.toml",
@@ -125,7 +125,9 @@ fn a_tool_call_past_its_deadline_is_answered_with_a_timeout() {
     let spool = env.ctxlake_home().join("spool/mcp");
     std::fs::create_dir_all(&spool).unwrap();
     // Another process holds the fleet's spool lock, so a write waits (up to 20 s).
+    // `--no-fork`: the lock dies with the process we kill, not with a forked `sleep`.
     let mut holder = std::process::Command::new("flock")
+        .arg("--no-fork")
         .arg(spool.join("team.ndjson"))
         .args(["sleep", "15"])
         .spawn()
@@ -139,8 +141,23 @@ fn a_tool_call_past_its_deadline_is_answered_with_a_timeout() {
     ];
     let t = Instant::now();
     let args = json!({"paths": ["src/x"], "reason": "r"});
-    let r = s.post("/mcp", &h, &client::call(7, "fleet_claim", args));
+    let r = s.post("/mcp", &h, &client::call(7, "fleet_claim", args.clone()));
     let waited = t.elapsed();
+    // Every worker is now held by a waiting write: /health still answers at once.
+    std::thread::scope(|scope| {
+        for i in 0..9 {
+            let (s, h, args) = (&s, &h, args.clone());
+            scope.spawn(move || s.post("/mcp", h, &client::call(20 + i, "fleet_claim", args)));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let t = Instant::now();
+        assert_eq!(s.request("GET", "/health", &[], b"").status, 200);
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "health took {:?}",
+            t.elapsed()
+        );
+    });
     let _ = holder.kill();
     let _ = holder.wait();
     assert!(waited < Duration::from_secs(6), "answered after {waited:?}");
