@@ -270,10 +270,10 @@ fn hold_stream(sh: &Arc<Shared>, mut reply: Reply, who: crate::auth::Who) -> Rep
         let frame = crate::mcp::jsonrpc::error(id, TOO_MANY_STREAMS, &message, None);
         return Reply::json(429, frame).header("retry-after", "5");
     };
-    let gate = sh.clone();
+    let shared = sh.clone();
     reply.held = Some(Box::new(Held {
         _slot: slot,
-        alive: Box::new(move || gate.gate.holds(&who)),
+        alive: Box::new(move || shared.gate.holds(&who)),
     }));
     reply
 }
