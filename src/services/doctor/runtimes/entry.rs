@@ -41,8 +41,9 @@ pub(super) fn check(i: &Inputs, rt: Runtime, f: &File) -> Vec<Check> {
         out.push(Check::ok(
             G,
             name,
-            format!("`{shown}` holds a remote entry (checked under http)"),
+            format!("`{shown}` holds a remote entry"),
         ));
+        out.push(super::remote::check(i, rt, actual, &shown));
         return out;
     }
     let Some(l) = launch(actual) else {
@@ -147,7 +148,7 @@ fn classify(i: &Inputs, l: &Launch, actual: &Value, expected: &Value) -> Option<
                 ),
             ));
         }
-        Err(e) => return Some((Drift::StaleBinaryPath, e)),
+        Err(e) => return Some((Drift::StaleBinaryPath, e.to_string())),
     }
     let want = env_of(expected);
     let got: Vec<String> = ["CTXLAKE_FLEET_ID", "CTXLAKE_AGENT_ID"]
@@ -206,7 +207,7 @@ fn answers(rt: Runtime, l: &Launch) -> Check {
             rt.name()
         ))
         .repair(reinstall(rt)),
-        Err(e) => Check::fail(G, name, e).fix(format!(
+        Err(e) => Check::fail(G, name, e.to_string()).fix(format!(
             "run `{} {}` by hand to see why it does not answer",
             l.cmd,
             l.args.join(" ")
