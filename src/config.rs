@@ -489,6 +489,23 @@ mod tests {
     }
 
     #[test]
+    fn stale_after_days_by_type() {
+        let c = Config::parse("", Path::new("c.toml")).unwrap();
+        assert_eq!(c.stale_after, StaleAfter::default());
+        let t = "[memory.stale_after_days]\noutcome = 3\n";
+        let c = Config::parse(t, Path::new("c.toml")).unwrap();
+        assert_eq!((c.stale_after.outcome, c.stale_after.convention), (3, 180));
+        let t = "[memory]\nstale_after_days = { environment = 7 }\n";
+        let c = Config::parse(t, Path::new("c.toml")).unwrap();
+        assert_eq!(c.stale_after.days(crate::vocab::ClaimType::Environment), 7);
+        for bad in ["{ outcome = 0 }", "{ weather = 3 }", "30"] {
+            let t = format!("[memory]\nstale_after_days = {bad}\n");
+            let e = Config::parse(&t, Path::new("c.toml")).unwrap_err();
+            assert!(e.message.contains("memory.stale_after_days"), "{bad}: {}", e.message);
+        }
+    }
+
+    #[test]
     fn bad_values_are_named() {
         let e = Config::parse("[memory]\nmode = \"loud\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.mode"), "{}", e.message);
