@@ -123,8 +123,9 @@ fn agents_handoffs_and_at_most_five_attributed_claims() {
     snapshot(&c, 8);
     let b = b(&c);
     assert!(b.contains("Live agents (3):"), "{b}");
-    assert!(b.contains("agent-0 [claude-code] task 0"), "{b}");
-    assert!(b.contains("holds src/m0/f0.rs until"), "{b}");
+    assert!(b.contains("agent-0 [claude-code] «task 0"), "{b}");
+    assert!(b.contains("holds «src/m0/f0.rs» until"), "{b}");
+    assert!(b.contains(crate::peer::LEGEND), "{b}");
     assert!(b.contains("finish the token refresh"), "{b}");
     assert!(b.contains(render::HEADING), "{b}");
     assert!(
