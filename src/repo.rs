@@ -4,6 +4,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::error::{Error, Result};
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Repo {
     /// `github.com/o/r`, or the root's absolute path when there is no remote.
@@ -94,10 +96,12 @@ pub fn normalize_remote(url: &str) -> String {
 
 /// A path as given (absolute, or relative to `cwd`) in repo-relative, normalized form.
 /// Globs pass through; `.` and `..` are resolved lexically and may not escape the repo.
-pub fn relative_path(input: &str, cwd: &Path, repo: Option<&Repo>) -> Result<String, String> {
+pub fn relative_path(input: &str, cwd: &Path, repo: Option<&Repo>) -> Result<String> {
+    let refused =
+        |m: String| Error::refused("bad_path", m).hint("claim paths inside the current repository");
     let trimmed = input.trim();
     if trimmed.is_empty() {
-        return Err("a path is empty".into());
+        return Err(refused("a path is empty".into()));
     }
     let base = repo.map(|r| r.root.as_path()).unwrap_or(cwd);
     let joined = if Path::new(trimmed).is_absolute() {
@@ -123,10 +127,10 @@ pub fn relative_path(input: &str, cwd: &Path, repo: Option<&Repo>) -> Result<Str
         })
         .collect();
     if !parts.starts_with(&base_parts) {
-        return Err(format!(
+        return Err(refused(format!(
             "`{trimmed}` is outside the repository `{}`",
             base.display()
-        ));
+        )));
     }
     Ok(parts[base_parts.len()..].join("/"))
 }

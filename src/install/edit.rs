@@ -1,6 +1,7 @@
 //! Text in, text out: put ctxlake's entries into one file, take them out again, or report
 //! what is there — dispatched on the file's format. No I/O here.
 
+use super::shape::Shape;
 use serde_json::Value;
 
 use super::jsonc::{self, Doc, ParseError, Seg};
@@ -17,7 +18,7 @@ pub enum Problem {
     Syntax(ParseError),
     /// Valid, but laid out in a way the hand editor will not splice (e.g. YAML flow style).
     Parse(ParseError),
-    Shape(String),
+    Shape(Shape),
 }
 
 impl From<ParseError> for Problem {
@@ -102,7 +103,7 @@ fn install_json(
         let p = jsonc::keys(&["hooks", event]);
         let existing = match doc.value(&p) {
             Some(Value::Array(a)) => a,
-            Some(_) => return Err(Problem::Shape(format!("`hooks.{event}` is not an array"))),
+            Some(_) => return Err(Problem::Shape(Shape::NotArray(format!("hooks.{event}")))),
             None => Vec::new(),
         };
         let mine: Vec<usize> = (0..existing.len())

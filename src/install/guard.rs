@@ -13,6 +13,36 @@ use super::runtimes::{Format, Runtime, Target};
 use super::validate;
 use crate::error::{Error, Kind, Result};
 
+/// How an edited document differs from what the edit should have made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Drift {
+    /// The edit would replace the whole document.
+    Whole,
+    /// It would also change this path of the user's.
+    Changes(String),
+    /// ctxlake's entry at this path is not the one asked for.
+    WrongEntry(String),
+    /// This event's hooks do not hold exactly ctxlake's one hook.
+    WrongHooks(String),
+    /// An uninstall left ctxlake's entry at this path.
+    EntryLeft(String),
+    /// An uninstall left a hook of ctxlake's.
+    HookLeft,
+}
+
+impl std::fmt::Display for Drift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Drift::Whole => f.write_str("it would replace the whole document"),
+            Drift::Changes(p) => write!(f, "it would also change `{p}`"),
+            Drift::WrongEntry(p) => write!(f, "`{p}.{NAME}` is not the entry asked for"),
+            Drift::WrongHooks(e) => write!(f, "`hooks.{e}` does not hold exactly ctxlake's hook"),
+            Drift::EntryLeft(p) => write!(f, "`{p}.{NAME}` is still there"),
+            Drift::HookLeft => f.write_str("a hook of ctxlake's is still there"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Direction {
     /// The new document must hold exactly the entries the target asks for.
@@ -42,7 +72,7 @@ pub(crate) fn verify(
             ),
         )
     })?;
-    check(t, old, new, dir, ours).map_err(|m| editor_bug(path, m))
+    check(t, old, new, dir, ours).map_err(|d| editor_bug(path, d.to_string()))
 }
 
 fn editor_bug(path: &Path, what: String) -> Error {
@@ -65,7 +95,7 @@ pub(crate) fn check(
     new: Value,
     dir: Direction,
     ours: &dyn Fn(&str) -> bool,
-) -> Result<(), String> {
+) -> std::result::Result<(), Drift> {
     match dir {
         Direction::Install => holds_wanted(t, &new, ours)?,
         Direction::Uninstall => holds_none(t, &new, ours)?,
@@ -75,8 +105,8 @@ pub(crate) fn check(
     drop_scaffolding(t, &mut a, &mut b);
     match first_difference(&a, &b, String::new()) {
         None => Ok(()),
-        Some(p) if p.is_empty() => Err("it would replace the whole document".into()),
-        Some(p) => Err(format!("it would also change `{p}`")),
+        Some(p) if p.is_empty() => Err(Drift::Whole),
+        Some(p) => Err(Drift::Changes(p)),
     }
 }
 
@@ -89,14 +119,15 @@ fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, k| v.get(k))
 }
 
-fn holds_wanted(t: &Target, new: &Value, ours: &dyn Fn(&str) -> bool) -> Result<(), String> {
+fn holds_wanted(
+    t: &Target,
+    new: &Value,
+    ours: &dyn Fn(&str) -> bool,
+) -> std::result::Result<(), Drift> {
     if let Some((path, entry)) = &t.mcp {
         let got = at(new, path).and_then(|m| m.get(NAME));
         if got != Some(entry) {
-            return Err(format!(
-                "`{}.{NAME}` is not the entry asked for",
-                path.join(".")
-            ));
+            return Err(Drift::WrongEntry(path.join(".")));
         }
     }
     for (event, element) in &t.hooks {
@@ -107,19 +138,21 @@ fn holds_wanted(t: &Target, new: &Value, ours: &dyn Fn(&str) -> bool) -> Result<
             .filter(|v| all_ours(v, ours))
             .collect();
         if mine != [element] {
-            return Err(format!(
-                "`hooks.{event}` does not hold exactly ctxlake's hook"
-            ));
+            return Err(Drift::WrongHooks(event.to_string()));
         }
     }
     Ok(())
 }
 
-fn holds_none(t: &Target, new: &Value, ours: &dyn Fn(&str) -> bool) -> Result<(), String> {
+fn holds_none(
+    t: &Target,
+    new: &Value,
+    ours: &dyn Fn(&str) -> bool,
+) -> std::result::Result<(), Drift> {
     if let Some((path, _)) = &t.mcp
         && at(new, path).and_then(|m| m.get(NAME)).is_some()
     {
-        return Err(format!("`{}.{NAME}` is still there", path.join(".")));
+        return Err(Drift::EntryLeft(path.join(".")));
     }
     let left = at(new, &["hooks"])
         .and_then(Value::as_object)
@@ -129,7 +162,7 @@ fn holds_none(t: &Target, new: &Value, ours: &dyn Fn(&str) -> bool) -> Result<()
         .flatten()
         .any(|v| any_ours(v, ours));
     if touches_hooks(t) && left {
-        return Err("a hook of ctxlake's is still there".into());
+        return Err(Drift::HookLeft);
     }
     Ok(())
 }

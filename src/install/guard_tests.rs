@@ -44,9 +44,13 @@ fn a_correct_edit_passes_both_ways() {
 fn an_edit_that_also_changes_a_user_key_is_refused() {
     let t = hermes();
     let wrong = AFTER.replace("gpt-5", "gpt-4");
-    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`model.default`"), "{e}");
-    let e = check(&t, yaml(&wrong), yaml(BEFORE), Direction::Uninstall, &ours).unwrap_err();
+    let e = check(&t, yaml(&wrong), yaml(BEFORE), Direction::Uninstall, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`model.default`"), "{e}");
 }
 
@@ -54,10 +58,14 @@ fn an_edit_that_also_changes_a_user_key_is_refused() {
 fn dropping_a_user_hook_or_adding_a_key_is_refused() {
     let t = hermes();
     let dropped = AFTER.replace("    - command: /usr/bin/audit\n", "");
-    let e = check(&t, yaml(BEFORE), yaml(&dropped), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&dropped), Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("hooks.pre_tool_call"), "{e}");
     let added = format!("{AFTER}extra: 1\n");
-    let e = check(&t, yaml(BEFORE), yaml(&added), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&added), Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`extra`"), "{e}");
 }
 
@@ -65,9 +73,13 @@ fn dropping_a_user_hook_or_adding_a_key_is_refused() {
 fn a_wrong_or_leftover_entry_of_ours_is_refused() {
     let t = hermes();
     let wrong = AFTER.replace("      - mcp\n", "      - serve\n");
-    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours).unwrap_err();
+    let e = check(&t, yaml(BEFORE), yaml(&wrong), Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("mcp_servers.ctxlake"), "{e}");
-    let e = check(&t, yaml(AFTER), yaml(AFTER), Direction::Uninstall, &ours).unwrap_err();
+    let e = check(&t, yaml(AFTER), yaml(AFTER), Direction::Uninstall, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("still there"), "{e}");
 }
 
@@ -82,7 +94,9 @@ fn json_and_toml_edits_are_held_to_the_same_rule() {
     check(&t, old.clone(), good.clone(), Direction::Install, &ours).unwrap();
     let mut bad = good.clone();
     bad["mcpServers"]["a"]["command"] = json!("y");
-    let e = check(&t, old, bad, Direction::Install, &ours).unwrap_err();
+    let e = check(&t, old, bad, Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("mcpServers.a.command"), "{e}");
 
     t.format = Format::Toml;
@@ -136,6 +150,8 @@ fn created_containers_and_cursor_version_may_come_and_go_empty() {
     check(&t, json!({}), new.clone(), Direction::Install, &ours).unwrap();
     check(&t, new.clone(), json!({}), Direction::Uninstall, &ours).unwrap();
     // A version the user set is theirs.
-    let e = check(&t, json!({"version": 2}), new, Direction::Install, &ours).unwrap_err();
+    let e = check(&t, json!({"version": 2}), new, Direction::Install, &ours)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`version`"), "{e}");
 }

@@ -88,7 +88,7 @@ fn file_status(t: &super::runtimes::Target, ours: &dyn Fn(&str) -> bool) -> File
                 e.line, e.column, e.message
             ))
         }
-        Err(edit::Problem::Shape(m)) => s.error = Some(m),
+        Err(edit::Problem::Shape(m)) => s.error = Some(m.to_string()),
     }
     s
 }

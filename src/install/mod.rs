@@ -12,6 +12,7 @@ mod props;
 pub mod remote;
 pub mod render;
 pub mod runtimes;
+pub mod shape;
 pub mod state;
 pub mod toml;
 pub(crate) mod validate;

@@ -1,6 +1,7 @@
 //! Codex's `config.toml`: add or remove `[mcp_servers.ctxlake]` with toml_edit, which keeps
 //! every other table, comment and blank line as it was.
 
+use super::shape::Shape;
 use serde_json::Value;
 use toml_edit::{Array, DocumentMut, Item, Table, value};
 
@@ -30,8 +31,8 @@ pub fn get(doc: &DocumentMut, table: &str, name: &str) -> Option<Value> {
 /// Add (or replace) `[table.name]` by appending its text at the end of the file, so no
 /// existing byte moves (toml_edit would re-home a trailing comment). The result is re-parsed
 /// and compared with what the edit should have produced; anything else is refused.
-pub fn set(text: &str, table: &str, name: &str, entry: &Value) -> Result<String, String> {
-    let before = parse(text).map_err(|e| e.message)?;
+pub fn set(text: &str, table: &str, name: &str, entry: &Value) -> Result<String, Shape> {
+    let before = parse(text).map_err(|e| Shape::Unparsable(e.message))?;
     let base = if get(&before, table, name).is_some() {
         remove(text, table, name)?
     } else {
@@ -58,8 +59,8 @@ pub fn set(text: &str, table: &str, name: &str, entry: &Value) -> Result<String,
 }
 
 /// Remove `[table.name]` (and its sub-tables) as text; drops the blank line `set` added.
-pub fn remove(text: &str, table: &str, name: &str) -> Result<String, String> {
-    let before = parse(text).map_err(|e| e.message)?;
+pub fn remove(text: &str, table: &str, name: &str) -> Result<String, Shape> {
+    let before = parse(text).map_err(|e| Shape::Unparsable(e.message))?;
     if get(&before, table, name).is_none() {
         return Ok(text.to_string());
     }
@@ -67,9 +68,10 @@ pub fn remove(text: &str, table: &str, name: &str) -> Result<String, String> {
     let sub = format!("[{table}.{name}.");
     let lines: Vec<(usize, &str)> = line_spans(text);
     let Some(first) = lines.iter().position(|(_, l)| l.trim() == head) else {
-        return Err(format!(
-            "`{table}.{name}` is not written as a `{head}` table"
-        ));
+        return Err(Shape::NotATable {
+            table: table.into(),
+            name: name.into(),
+        });
     };
     let mut last = first;
     for (i, (_, l)) in lines.iter().enumerate().skip(first + 1) {
@@ -138,10 +140,10 @@ fn render(table: &str, name: &str, entry: &Value) -> String {
     doc.to_string()
 }
 
-fn check(out: &str, want: &Value) -> Result<(), String> {
-    let doc = parse(out).map_err(|e| format!("the edit would not parse ({})", e.message))?;
+fn check(out: &str, want: &Value) -> Result<(), Shape> {
+    let doc = parse(out).map_err(|e| Shape::Unparsable(e.message))?;
     if &to_json(doc.as_item()) != want {
-        return Err("the edit would change more than ctxlake's own table".into());
+        return Err(Shape::Overreach);
     }
     Ok(())
 }
@@ -231,7 +233,7 @@ mod tests {
             &entry(),
         )
         .unwrap_err();
-        assert!(e.contains("would not parse"), "{e}");
+        assert!(e.to_string().contains("would not parse"), "{e}");
     }
 
     #[test]

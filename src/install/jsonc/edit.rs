@@ -1,12 +1,13 @@
 //! The editor: find a path, then splice one member or item in or out. Insertions go after
 //! the last member in the container's own style; removal undoes exactly what insertion did.
 
-use std::ops::Range;
+use crate::install::shape::Shape;
 
 use serde_json::Value;
 
 use super::parse::{Node, NodeKind, ParseError, Slot, parse, to_value};
 use super::render::{Style, inline, pretty};
+use super::splice::{Edit, detect_unit, end_of_line, line_indent, line_start, own_line, removal};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
@@ -22,8 +23,6 @@ pub struct Doc {
     root: Node,
     style: Style,
 }
-
-type Edit = (Range<usize>, String);
 
 impl Doc {
     pub fn parse(text: &str) -> Result<Doc, ParseError> {
@@ -59,14 +58,14 @@ impl Doc {
     }
 
     /// Set `path` to `v`, creating missing parent objects. Returns the containers created.
-    pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+    pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, Shape> {
         let mut node = &self.root;
         for (i, seg) in path.iter().enumerate() {
             let Seg::Key(key) = seg else {
-                return Err(format!("`{}` does not exist", super::show(&path[..=i])));
+                return Err(Shape::Missing(super::show(&path[..=i])));
             };
             let NodeKind::Object(slots) = &node.kind else {
-                return Err(format!("`{}` is not an object", show_parent(path, i)));
+                return Err(Shape::NotObject(show_parent(path, i)));
             };
             match slots.iter().find(|s| s.key.as_deref() == Some(key)) {
                 Some(slot) if i + 1 == path.len() => {
@@ -84,11 +83,11 @@ impl Doc {
                 }
             }
         }
-        Err("cannot replace the whole document".into())
+        Err(Shape::WholeDocument)
     }
 
     /// Append `v` to the array at `path`, creating it (and its parents) when missing.
-    pub fn push(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, String> {
+    pub fn push(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, Shape> {
         match self.get(path) {
             None => {
                 let mut created = self.set(path, &Value::Array(vec![v.clone()]))?;
@@ -97,7 +96,7 @@ impl Doc {
             }
             Some(node) => {
                 let NodeKind::Array(slots) = &node.kind else {
-                    return Err(format!("`{}` is not an array", super::show(path)));
+                    return Err(Shape::NotArray(super::show(path)));
                 };
                 let edits = self.insert(node, slots, None, v);
                 self.apply(edits).map(|_| Vec::new())
@@ -199,69 +198,21 @@ impl Doc {
         edits
     }
 
-    fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), String> {
+    fn apply(&mut self, mut edits: Vec<Edit>) -> Result<(), Shape> {
         edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
         let mut text = self.text.clone();
         for (r, s) in edits {
             text.replace_range(r, &s);
         }
-        let doc = Doc::parse(&text)
-            .map_err(|e| format!("internal edit produced invalid JSON: {}", e.message))?;
+        let doc = Doc::parse(&text).map_err(|e| {
+            Shape::Unparsable(format!(
+                "internal edit produced invalid JSON: {}",
+                e.message
+            ))
+        })?;
         self.text = doc.text;
         self.root = doc.root;
         Ok(())
-    }
-}
-
-/// The byte ranges whose removal undoes `insert` of slot `i`.
-fn removal(t: &str, node: &Node, slots: &[Slot], i: usize) -> Vec<Edit> {
-    let s = &slots[i];
-    let end = s.comma.map_or(s.value.end, |c| c + 1);
-    if slots.len() == 1
-        && t[node.start + 1..s.start].trim().is_empty()
-        && t[end..node.end - 1].trim().is_empty()
-    {
-        return vec![(node.start + 1..node.end - 1, String::new())];
-    }
-    if own_line(t, s.start) {
-        let ls = line_start(t, s.start);
-        if s.comma.is_some() || i == 0 {
-            let eol = end_of_line(t, end);
-            let stop = if t[eol..].starts_with("\r\n") {
-                eol + 2
-            } else if t[eol..].starts_with('\n') {
-                eol + 1
-            } else {
-                eol
-            };
-            return vec![(ls..stop, String::new())];
-        }
-        let prev = &slots[i - 1];
-        let from = if ls >= 2 && &t[ls - 2..ls] == "\r\n" {
-            ls - 2
-        } else {
-            ls.saturating_sub(1)
-        };
-        let mut edits = vec![(from..s.value.end, String::new())];
-        if let Some(c) = prev.comma {
-            edits.push((c..c + 1, String::new()));
-        }
-        return edits;
-    }
-    match (i, s.comma) {
-        (i, None) if i > 0 => vec![(slots[i - 1].value.end..s.value.end, String::new())],
-        // The last member before a trailing comma: `insert` put its space before it.
-        (i, Some(c)) if i > 0 && i + 1 == slots.len() => {
-            let from = slots[i - 1].comma.map_or(s.start, |p| p + 1);
-            vec![(from..c + 1, String::new())]
-        }
-        _ => {
-            let mut stop = end;
-            while t[stop..].starts_with([' ', '\t']) {
-                stop += 1;
-            }
-            vec![(s.start..stop, String::new())]
-        }
     }
 }
 
@@ -279,11 +230,11 @@ fn index_of(slots: &[Slot], seg: &Seg) -> Option<usize> {
     }
 }
 
-fn wrap(rest: &[Seg], v: &Value) -> Result<Value, String> {
+fn wrap(rest: &[Seg], v: &Value) -> Result<Value, Shape> {
     let mut v = v.clone();
     for seg in rest.iter().rev() {
         let Seg::Key(k) = seg else {
-            return Err("cannot create an array index".into());
+            return Err(Shape::ArrayIndex);
         };
         v = Value::Object([(k.clone(), v)].into_iter().collect());
     }
@@ -300,55 +251,6 @@ fn show_parent(path: &[Seg], i: usize) -> String {
 
 fn is_empty(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Object(s) | NodeKind::Array(s) if s.is_empty())
-}
-
-fn line_start(t: &str, at: usize) -> usize {
-    t[..at].rfind('\n').map_or(0, |i| i + 1)
-}
-
-fn line_indent(t: &str, at: usize) -> &str {
-    let ls = line_start(t, at);
-    let line = &t[ls..];
-    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
-}
-
-fn own_line(t: &str, at: usize) -> bool {
-    t[line_start(t, at)..at].trim().is_empty()
-}
-
-/// From `at`, skip blanks and same-line comments; stop at the newline or other text.
-fn end_of_line(t: &str, mut at: usize) -> usize {
-    loop {
-        let rest = &t[at..];
-        if rest.starts_with([' ', '\t']) {
-            at += 1;
-        } else if rest.starts_with("//") {
-            return at + rest.find(['\r', '\n']).unwrap_or(rest.len());
-        } else if rest.starts_with("/*") {
-            match rest.find("*/") {
-                Some(n) if !rest[..n].contains('\n') => at += n + 2,
-                _ => return at,
-            }
-        } else {
-            return at;
-        }
-    }
-}
-
-/// The file's indent unit, from the first member of the root; two spaces if it has none.
-fn detect_unit(t: &str, root: &Node) -> String {
-    let (NodeKind::Object(s) | NodeKind::Array(s)) = &root.kind else {
-        return "  ".into();
-    };
-    s.iter()
-        .find(|s| own_line(t, s.start))
-        .and_then(|first| {
-            let inner = line_indent(t, first.start);
-            inner
-                .strip_prefix(line_indent(t, root.start))
-                .filter(|u| !u.is_empty())
-        })
-        .map_or_else(|| "  ".into(), str::to_string)
 }
 
 #[cfg(test)]

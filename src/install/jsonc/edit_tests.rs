@@ -107,11 +107,15 @@ fn refuses_non_objects_on_the_path() {
     let e = d
         .set(&keys(&["mcpServers", "ctxlake"]), &json!(1))
         .unwrap_err();
-    assert!(e.contains("`mcpServers` is not an object"), "{e}");
+    assert!(
+        e.to_string().contains("`mcpServers` is not an object"),
+        "{e}"
+    );
     let mut d = Doc::parse("[]").unwrap();
     assert!(
         d.set(&keys(&["a"]), &json!(1))
             .unwrap_err()
+            .to_string()
             .contains("top level")
     );
 }

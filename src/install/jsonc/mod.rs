@@ -4,6 +4,7 @@
 mod edit;
 mod parse;
 mod render;
+mod splice;
 
 pub use edit::{Doc, Seg};
 pub use parse::{ParseError, line_col};

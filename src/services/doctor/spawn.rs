@@ -18,13 +18,59 @@ pub(crate) struct Answer {
     pub elapsed: Duration,
 }
 
+/// Why a spawned entry gave no usable answer (rendered into the doctor's check).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SpawnError {
+    /// The program could not be started (`what` is the command line tried).
+    Start {
+        what: String,
+        why: String,
+    },
+    NoPipes,
+    /// No answer to this request within the deadline.
+    Silent {
+        request: &'static str,
+        ms: u128,
+    },
+    Exited,
+    NotJson(String),
+    Answered(String),
+    /// `--version` did not exit within the deadline.
+    VersionHung {
+        cmd: String,
+        ms: u128,
+    },
+    NoVersion(String),
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpawnError::Start { what, why } => write!(f, "cannot start `{what}`: {why}"),
+            SpawnError::NoPipes => f.write_str("no stdio pipes to the server"),
+            SpawnError::Silent { request, ms } => {
+                write!(f, "no answer to `{request}` within {ms} ms")
+            }
+            SpawnError::Exited => f.write_str("the server exited before answering"),
+            SpawnError::NotJson(line) => {
+                write!(f, "the server wrote a line that is not JSON: {line}")
+            }
+            SpawnError::Answered(e) => write!(f, "the server answered an error: {e}"),
+            SpawnError::VersionHung { cmd, ms } => {
+                write!(f, "`{cmd} --version` did not exit within {ms} ms")
+            }
+            SpawnError::NoVersion(cmd) => write!(f, "`{cmd} --version` printed no version"),
+        }
+    }
+}
+
 /// Run `cmd args` with `env` added, handshake, list tools. `Err` says what went wrong.
 pub(crate) fn handshake(
     cmd: &str,
     args: &[String],
     env: &[(String, String)],
     deadline: Duration,
-) -> Result<Answer, String> {
+) -> Result<Answer, SpawnError> {
     let start = Instant::now();
     let mut child = Command::new(cmd)
         .args(args)
@@ -33,11 +79,14 @@ pub(crate) fn handshake(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
+        .map_err(|e| SpawnError::Start {
+            what: cmd.to_string(),
+            why: e.to_string(),
+        })?;
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
-        return Err("no stdio pipes to the server".into());
+        return Err(SpawnError::NoPipes);
     };
     let frames = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -74,7 +123,7 @@ fn read_answers(
     rx: &mpsc::Receiver<String>,
     start: Instant,
     deadline: Duration,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, SpawnError> {
     let mut initialized = false;
     loop {
         let left = deadline.saturating_sub(start.elapsed());
@@ -86,23 +135,20 @@ fn read_answers(
                 } else {
                     "initialize"
                 };
-                return Err(format!(
-                    "no answer to `{what}` within {} ms",
-                    deadline.as_millis()
-                ));
+                return Err(SpawnError::Silent {
+                    request: what,
+                    ms: deadline.as_millis(),
+                });
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err("the server exited before answering".into());
+                return Err(SpawnError::Exited);
             }
         };
         let Ok(v) = serde_json::from_str::<Value>(&line) else {
-            return Err(format!(
-                "the server wrote a line that is not JSON: {}",
-                short(&line)
-            ));
+            return Err(SpawnError::NotJson(short(&line)));
         };
         if let Some(e) = v.get("error") {
-            return Err(format!("the server answered an error: {e}"));
+            return Err(SpawnError::Answered(e.to_string()));
         }
         match v.get("id").and_then(Value::as_i64) {
             Some(1) => initialized = true,
@@ -128,14 +174,17 @@ fn short(s: &str) -> String {
 
 /// The program's `--version` line (`ctxlake 0.1.0`), or why it has none. Bounded by
 /// [`DEADLINE`]: a stale entry may name a program that never exits on `--version`.
-pub(crate) fn version(cmd: &str) -> Result<String, String> {
+pub(crate) fn version(cmd: &str) -> Result<String, SpawnError> {
     let mut child = Command::new(cmd)
         .arg("--version")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot run `{cmd} --version`: {e}"))?;
+        .map_err(|e| SpawnError::Start {
+            what: format!("{cmd} --version"),
+            why: e.to_string(),
+        })?;
     let start = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -144,10 +193,10 @@ pub(crate) fn version(cmd: &str) -> Result<String, String> {
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!(
-                    "`{cmd} --version` did not exit within {} ms",
-                    DEADLINE.as_millis()
-                ));
+                return Err(SpawnError::VersionHung {
+                    cmd: cmd.to_string(),
+                    ms: DEADLINE.as_millis(),
+                });
             }
         }
     };
@@ -157,7 +206,7 @@ pub(crate) fn version(cmd: &str) -> Result<String, String> {
     }
     let text = text.lines().next().unwrap_or("").trim().to_string();
     if !status.success() || text.is_empty() {
-        return Err(format!("`{cmd} --version` printed no version"));
+        return Err(SpawnError::NoVersion(cmd.to_string()));
     }
     Ok(text)
 }
@@ -171,27 +220,31 @@ mod tests {
         let t = Instant::now();
         let sleep = ["-c".to_string(), "sleep 5".to_string()];
         let e = handshake("sh", &sleep, &[], Duration::from_millis(300)).unwrap_err();
-        assert!(e.contains("no answer to `initialize` within 300 ms"), "{e}");
+        assert_eq!(e.to_string(), "no answer to `initialize` within 300 ms");
         assert!(
             t.elapsed() < Duration::from_secs(3),
             "the child is killed, not waited for"
         );
         let e = handshake("true", &[], &[], DEADLINE).unwrap_err();
-        assert!(e.contains("exited before answering"), "{e}");
+        assert_eq!(e, SpawnError::Exited);
         let e = handshake("/nonexistent/ctxlake", &[], &[], DEADLINE).unwrap_err();
-        assert!(e.contains("cannot start"), "{e}");
+        assert!(matches!(e, SpawnError::Start { .. }), "{e}");
         let junk = ["-c".to_string(), "echo not-json; sleep 5".to_string()];
         let e = handshake("sh", &junk, &[], DEADLINE).unwrap_err();
-        assert!(e.contains("not JSON"), "{e}");
+        assert!(matches!(e, SpawnError::NotJson(_)), "{e}");
     }
 
     #[test]
     fn version_reads_the_first_line_and_never_hangs() {
         use std::os::unix::fs::PermissionsExt;
         let e = version("/nonexistent/ctxlake").unwrap_err();
-        assert!(e.contains("cannot run"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("cannot start `/nonexistent/ctxlake --version`"),
+            "{e}"
+        );
         assert_eq!(
-            version("false").unwrap_err(),
+            version("false").unwrap_err().to_string(),
             "`false --version` printed no version"
         );
         let d = tempfile::tempdir().unwrap();
@@ -205,7 +258,7 @@ mod tests {
         assert_eq!(version(&ok).unwrap(), "ctxlake 9.9.9");
         let t = Instant::now();
         let e = version(&script("hangs", "exec sleep 30")).unwrap_err();
-        assert!(e.contains("did not exit within 2000 ms"), "{e}");
+        assert!(e.to_string().contains("did not exit within 2000 ms"), "{e}");
         assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
     }
 }

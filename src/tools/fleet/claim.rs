@@ -74,9 +74,7 @@ pub fn normalize_paths(ctx: &Ctx, paths: &[String]) -> Result<(String, Vec<Strin
     let repo = crate::repo::discover(&ctx.cwd);
     let mut out = Vec::new();
     for p in paths {
-        let rel = crate::repo::relative_path(p, &ctx.cwd, repo.as_ref()).map_err(|m| {
-            Error::refused("bad_path", m).hint("claim paths inside the current repository")
-        })?;
+        let rel = crate::repo::relative_path(p, &ctx.cwd, repo.as_ref())?;
         if !out.contains(&rel) {
             out.push(rel);
         }

@@ -147,7 +147,7 @@ fn classify(i: &Inputs, l: &Launch, actual: &Value, expected: &Value) -> Option<
                 ),
             ));
         }
-        Err(e) => return Some((Drift::StaleBinaryPath, e)),
+        Err(e) => return Some((Drift::StaleBinaryPath, e.to_string())),
     }
     let want = env_of(expected);
     let got: Vec<String> = ["CTXLAKE_FLEET_ID", "CTXLAKE_AGENT_ID"]
@@ -206,7 +206,7 @@ fn answers(rt: Runtime, l: &Launch) -> Check {
             rt.name()
         ))
         .repair(reinstall(rt)),
-        Err(e) => Check::fail(G, name, e).fix(format!(
+        Err(e) => Check::fail(G, name, e.to_string()).fix(format!(
             "run `{} {}` by hand to see why it does not answer",
             l.cmd,
             l.args.join(" ")
