@@ -54,7 +54,8 @@ pub fn unmarked(text: &str) -> Cow<'_, str> {
 /// line) can never read as part of what the peer wrote, nor the peer text as ours.
 pub fn bound_line(line: &str, max_chars: usize) -> Cow<'_, str> {
     let clean = sanitize::clean_cow(line, usize::MAX);
-    if clean.chars().count() <= max_chars {
+    // Bytes bound chars from above: most lines are decided without counting.
+    if clean.len() <= max_chars || clean.chars().count() <= max_chars {
         return clean;
     }
     let room = max_chars.saturating_sub(1);

@@ -108,13 +108,18 @@ fn action(c: char) -> Action {
             _ => Action::Keep,
         };
     }
-    // Everything below U+00AD is either C1 (removed) or ordinary Latin-1 (kept).
+    // Everything below U+00AD is either C1 (removed) or ordinary Latin-1 (kept), and
+    // nothing else is removed below U+034F (Latin, IPA, the first combining marks, and the
+    // `«…»` that labels peer text).
     if cp < 0xAD {
         return if cp <= 0x9F {
             Action::Remove(Class::Control)
         } else {
             Action::Keep
         };
+    }
+    if cp < 0x34F && cp != 0xAD {
+        return Action::Keep;
     }
     match cp {
         // Removed, not mapped to `\n`: a line break inside an id or a one-line field lets
@@ -145,12 +150,31 @@ fn untouched(text: &str, max_chars: usize) -> bool {
                 .bytes()
                 .all(|b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\n');
     }
+    // Mostly ASCII (a line with a few `«…»` labels): bytes for the ASCII, chars only for the
+    // rest; chars are counted by their first bytes.
+    let b = text.as_bytes();
     let mut n = 0usize;
-    for c in text.chars() {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
         n += 1;
-        if n > max_chars || action(c) != Action::Keep {
+        if n > max_chars {
             return false;
         }
+        if c < 0x80 {
+            if c < 0x20 && c != b'\t' && c != b'\n' || c == 0x7F {
+                return false;
+            }
+            i += 1;
+            continue;
+        }
+        let Some(ch) = text[i..].chars().next() else {
+            return false;
+        };
+        if action(ch) != Action::Keep {
+            return false;
+        }
+        i += ch.len_utf8();
     }
     true
 }

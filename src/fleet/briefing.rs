@@ -188,22 +188,45 @@ fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> (usize, Vec<AgentLine>) {
             || "no task given".to_string(),
             |t| peer::label_within(t, TASK_CHARS),
         );
-        let holds = if held.is_empty() {
-            "holds nothing".to_string()
-        } else {
-            let more = held.len().saturating_sub(3);
-            let mut h = format!("holds {}", held[..held.len().min(3)].join("; "));
-            if more > 0 {
-                h.push_str(&format!("; +{more} more"));
-            }
-            h
-        };
+        let head = format!("[{runtime}] {task} — ");
+        // The briefing's line is `- <agent> (your agent id) <rest>`: as many leases as fit
+        // whole, then a count, so no reader has to cut a label (or pay for cutting it).
+        let room = LINE_CHARS
+            .saturating_sub(p.agent.chars().count() + 20 + head.chars().count() + MORE_CHARS);
         out.push(AgentLine {
             agent: p.agent.clone(),
-            rest: format!("[{runtime}] {task} — {holds}"),
+            rest: format!("{head}{}", holds(&held, room)),
         });
     }
     (count, out)
+}
+
+/// Room kept for `; +NN more`.
+const MORE_CHARS: usize = 12;
+
+/// `holds a; b; +N more`: at most three leases, and only those that fit in `room`
+/// characters (the first always goes in: the line bound cuts it if it must).
+fn holds(held: &[String], room: usize) -> String {
+    if held.is_empty() {
+        return "holds nothing".to_string();
+    }
+    let mut h = String::from("holds ");
+    let mut shown = 0;
+    for l in held.iter().take(3) {
+        let sep = if shown == 0 { 0 } else { 2 };
+        if shown > 0 && h.chars().count() + sep + l.chars().count() > room {
+            break;
+        }
+        if shown > 0 {
+            h.push_str("; ");
+        }
+        h.push_str(l);
+        shown += 1;
+    }
+    if held.len() > shown {
+        h.push_str(&format!("; +{} more", held.len() - shown));
+    }
+    h
 }
 
 /// The top promoted claims with attribution, unless memory is not agent-visible.
