@@ -38,7 +38,7 @@ pub fn check(evidence: &[Value]) -> Result<()> {
                 "evidence_incomplete",
                 format!("citation {i} lacks a non-empty `session_id` and `message_id`"),
             )
-            .hint("each citation must name the session and the message that show the claim"));
+            .hint("each citation must name the session and the message that show the claim (invisible characters alone name nothing)"));
         }
     }
     Ok(())
