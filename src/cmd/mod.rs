@@ -17,6 +17,7 @@ pub mod lake;
 pub mod maint;
 pub mod mcp;
 pub mod mcp_http;
+pub mod mcp_token;
 pub mod memory;
 pub mod service;
 pub mod spool;
