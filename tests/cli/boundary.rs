@@ -320,3 +320,38 @@ fn line_separators_in_cached_ids_are_removed() {
     assert_eq!(a["session"], "sx", "{v}");
     assert_eq!(a["task"], "tu", "{v}");
 }
+
+/// A spool record an older build wrote with a raw session id: `sync` maps it as today's
+/// writers do before it names a key.
+#[test]
+fn sync_maps_a_raw_session_id_an_older_build_spooled() {
+    let env = Env::new();
+    let spool = env
+        .ctxlake_home()
+        .join("spool/hooks/claude-code/old.ndjson");
+    std::fs::create_dir_all(spool.parent().unwrap()).unwrap();
+    let rec = ctxlake::spool::Record {
+        id: ctxlake::ulid::encode(1_764_000_000_000, 7),
+        ts: ctxlake::time::format_ms(1_764_000_000_000),
+        fleet: "default".into(),
+        agent: "old-client".into(),
+        session: token(),
+        kind: ctxlake::spool::RecordKind::HookSessionStart,
+        payload: json!({"runtime": "claude-code"}),
+    };
+    std::fs::write(&spool, ctxlake::spool::encode(&rec)).unwrap();
+    env.cmd().args(["sync", "-q"]).assert().success();
+    let lake = env.ctxlake_home().join("lake");
+    let (mut keys, mut bytes) = (Vec::new(), Vec::new());
+    walk(&lake, &lake, &mut keys, &mut bytes);
+    assert!(
+        keys.iter()
+            .any(|k| k.starts_with("sessions/default/old-client/sh-")),
+        "{keys:?}"
+    );
+    let all = format!("{}{}", keys.join("\n"), String::from_utf8_lossy(&bytes));
+    assert!(
+        !all.contains(&TOKEN_BODY[..12]),
+        "the raw id reached the lake: {keys:?}"
+    );
+}
