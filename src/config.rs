@@ -501,7 +501,11 @@ mod tests {
         for bad in ["{ outcome = 0 }", "{ weather = 3 }", "30"] {
             let t = format!("[memory]\nstale_after_days = {bad}\n");
             let e = Config::parse(&t, Path::new("c.toml")).unwrap_err();
-            assert!(e.message.contains("memory.stale_after_days"), "{bad}: {}", e.message);
+            assert!(
+                e.message.contains("memory.stale_after_days"),
+                "{bad}: {}",
+                e.message
+            );
         }
     }
 

@@ -12,6 +12,10 @@ use crate::vocab::ClaimStatus;
 pub const HEADING: &str =
     "Peer observations from other agents in this fleet (verify before relying on them):";
 
+/// The search result's second heading line (not the briefing's: that one is paid for in every
+/// session): how an agent replaces a fact it was shown (DESIGN §4, memory ages).
+pub const REPLACING: &str = "To replace a fact shown here, propose the new one with its id in `supersedes`; give a single-valued fact a `key`.";
+
 /// What a rendered claim says after its numbers: its standing, what replaces it, its age.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Marks {

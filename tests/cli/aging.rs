@@ -87,6 +87,15 @@ fn one_session_hides_nothing_and_two_supersede_with_a_chain_in_the_timeline() {
         "never shown as current: {hits:?}"
     );
     assert_eq!(hit(&hits, NEW).unwrap()["status"], "promoted");
+    // The rendered result shows the id and says, in one line, how to replace the fact.
+    let out = env
+        .cmd()
+        .args(["memory", "search", "Node CI"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(ctxlake::memory::render::REPLACING), "{text}");
+    assert!(text.contains(&format!("[{}, ", id(NEW))), "{text}");
     let history = search(&mut env, "Node CI", true);
     let old = hit(&history, OLD).expect("asked for history");
     assert_eq!(

@@ -136,12 +136,32 @@ fn ids_and_keys_follow_the_rules() {
 #[test]
 fn a_proposals_links_are_refused_not_trimmed() {
     let own = "c-0000000000";
-    let ids = |n: usize| (0..n).map(|i| format!("c-{i:010}")).skip(1).collect::<Vec<_>>();
-    assert!(check_links(own, &ids(21), Some("ci.node")).is_ok(), "20 ids");
-    assert_eq!(check_links(own, &ids(22), None).unwrap_err().code, "supersedes_too_many");
+    let ids = |n: usize| {
+        (0..n)
+            .map(|i| format!("c-{i:010}"))
+            .skip(1)
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        check_links(own, &ids(21), Some("ci.node")).is_ok(),
+        "20 ids"
+    );
+    assert_eq!(
+        check_links(own, &ids(22), None).unwrap_err().code,
+        "supersedes_too_many"
+    );
     let bad = vec!["c-0000000001".to_string(), "nope".to_string()];
-    assert_eq!(check_links(own, &bad, None).unwrap_err().code, "invalid_claim_id");
+    assert_eq!(
+        check_links(own, &bad, None).unwrap_err().code,
+        "invalid_claim_id"
+    );
     let me = vec![own.to_string()];
-    assert_eq!(check_links(own, &me, None).unwrap_err().code, "supersedes_itself");
-    assert_eq!(check_links(own, &[], Some("CI")).unwrap_err().code, "invalid_key");
+    assert_eq!(
+        check_links(own, &me, None).unwrap_err().code,
+        "supersedes_itself"
+    );
+    assert_eq!(
+        check_links(own, &[], Some("CI")).unwrap_err().code,
+        "invalid_key"
+    );
 }

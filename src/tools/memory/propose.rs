@@ -15,7 +15,7 @@ pub use crate::vocab::ClaimType;
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
     title: "Propose a memory claim",
-    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync. To replace a fact you saw, pass its id (`c-…`) in `supersedes`. Give single-valued facts a `key`.",
+    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync. To replace a fact you saw, pass its id (c-…) in supersedes; give single-valued facts a key.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -50,11 +50,11 @@ pub struct ProposeInput {
     /// 1 to 20 citations, each with a non-empty `session_id` and `message_id`.
     #[schemars(with = "Vec<Citation>")]
     pub evidence: Vec<Value>,
-    /// Claim ids (`c-…`) this replaces, at most 20.
+    /// Claim ids this replaces (at most 20).
     #[serde(default)]
     #[schemars(length(max = 20))]
     pub supersedes: Vec<String>,
-    /// Slot of a single-valued fact, e.g. `ci.node-version`.
+    /// Slot name, e.g. ci.node-version.
     #[serde(default)]
     #[schemars(length(max = 64), regex(pattern = r"^[a-z0-9]+([.-][a-z0-9]+)*$"))]
     pub key: Option<String>,

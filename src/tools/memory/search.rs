@@ -44,7 +44,7 @@ pub struct SearchInput {
     /// How many results (default 10, at most 200).
     #[serde(default)]
     pub k: Option<u32>,
-    /// Also return replaced claims, for history questions.
+    /// Also return replaced claims.
     #[serde(default)]
     pub include_superseded: bool,
 }
@@ -111,7 +111,7 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         query: input.query.clone(),
         enabled: false,
         snapshot_id: None,
-        heading: render::HEADING.into(),
+        heading: format!("{}\n{}", render::HEADING, render::REPLACING),
         results: Vec::new(),
         truncated: false,
         note: None,
