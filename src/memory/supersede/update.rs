@@ -13,7 +13,7 @@
 //!    rustfmt" adds to "CI runs clippy".
 //! 4. **Most of the older sentence is restated** (more than half of its content words and
 //!    values, verbs left out), and something differs: a value, a word, or the negation
-//!    (the changed verb phrase).
+//!    (the changed verb phrase); or all its words are, around a different value.
 //!
 //! The caller checks the rest of the rule: the same subject and type, both promoted, the
 //! newer promoted later. Measured on `tests/data/knowledge_updates.tsv` (tests/cli/updates.rs).
@@ -30,6 +30,8 @@ pub(crate) struct Shape {
     pub head: BTreeSet<String>,
     /// Content words and values, without cues, verbs and prepositions.
     pub content: BTreeSet<String>,
+    /// The values of `content` (numbers, versions, sizes, durations).
+    pub values: BTreeSet<String>,
     pub negated: bool,
     /// The update cues it holds.
     pub cues: BTreeSet<&'static str>,
@@ -189,6 +191,7 @@ impl Shape {
                     if i < start {
                         s.head.insert(v.clone());
                     }
+                    s.values.insert(v.clone());
                     s.content.insert(v);
                 }
             }
@@ -240,7 +243,20 @@ pub(crate) fn probable_update(old: &Shape, new: &Shape) -> bool {
     }
     let shared = old.content.intersection(&new.content).count();
     let most = shared * 2 > old.content.len();
-    most && (old.content != new.content || old.negated != new.negated)
+    (most && (old.content != new.content || old.negated != new.negated)) || value_changed(old, new)
+}
+
+/// The same words around a different value ("the integration tests take 12 minutes" /
+/// "… now take 4 minutes"): a short sentence whose value is half of it still restates it.
+fn value_changed(old: &Shape, new: &Shape) -> bool {
+    let words = |s: &Shape| {
+        s.content
+            .difference(&s.values)
+            .cloned()
+            .collect::<BTreeSet<_>>()
+    };
+    let w = words(old);
+    !w.is_empty() && w == words(new) && !old.values.is_empty() && old.values != new.values
 }
 
 /// A promoted claim as the probable-update pass sees it.

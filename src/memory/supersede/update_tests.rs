@@ -25,6 +25,15 @@ fn a_stated_change_of_one_fact_is_a_probable_update() {
         "The test database is postgres 15",
         "The test database was upgraded to postgres 16"
     ));
+    // A short sentence whose value is half of what it says: the same words, a new value.
+    assert!(updates(
+        "The integration tests take 12 minutes",
+        "The integration tests now take 4 minutes"
+    ));
+    assert!(!updates(
+        "The integration tests take 12 minutes",
+        "The unit tests now take 4 minutes"
+    ));
 }
 
 #[test]
