@@ -35,6 +35,8 @@ mod layers;
 mod locks;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/peer_text.rs"]
+mod peer_text;
 #[path = "cli/reads.rs"]
 mod reads;
 #[path = "cli/s3.rs"]

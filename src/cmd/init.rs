@@ -83,10 +83,12 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     validate_id("fleet", &fleet)?;
     validate_id("agent", &agent)?;
     if crate::lake::s3::is_object_store_url(&store) {
-        // Refuse a bucket that is unreachable or ignores conditional writes now, not at
-        // the first sync: nothing is written until the store passed the probe.
+        // Refuse a bucket that is unreachable, ignores conditional writes or holds a lake
+        // of another format now, not at the first sync: nothing is written until the
+        // store passed the probe.
         let s = crate::services::open::url(&current, &store)?;
         crate::lake::store::probe(s.as_ref())?;
+        crate::lake::format::read(s.as_ref())?;
     } else if !store.starts_with("file://") {
         return Err(
             Error::usage("invalid_store", format!("store `{store}` is not supported")).hint(

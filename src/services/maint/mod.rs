@@ -43,10 +43,11 @@ pub struct MaintOutput {
 }
 
 /// `maint` for `only` that fleet, else every fleet the lake holds, after probing the
-/// store. A fleet's failure names the fleet and stops the run.
+/// store and checking its format. A fleet's failure names the fleet and stops the run.
 pub fn run(ctx: &Ctx, store: &dyn Store, only: Option<String>) -> Result<MaintOutput> {
     super::trace::configure(ctx.trace);
     super::health::probe(&ctx.paths, store)?;
+    crate::lake::format::ensure(store)?;
     let fleets = match only {
         Some(f) => {
             crate::scope::validate_id("fleet", &f)?;
