@@ -60,7 +60,7 @@ struct Seen {
 /// Bytes saved by hoisting a subschema of `len` bytes used `uses` times under `name`:
 /// every use shrinks to a reference, and the definition is written once.
 fn saves(len: usize, uses: usize, name: &str) -> i64 {
-    let reference = r#"{"$ref":"#/$defs/"}"#.len() + name.len();
+    let reference = r##"{"$ref":"#/$defs/"}"##.len() + name.len();
     let entry = name.len() + 3; // "name":
     let before = (uses * len) as i64;
     let after = (uses * reference + len + entry) as i64;
@@ -87,7 +87,12 @@ fn canonical(v: &Value) -> String {
     }
 }
 
-fn count<'a>(v: &'a mut Value, under: Option<&'a str>, seen: &mut HashMap<String, Seen>, order: &mut usize) {
+fn count<'a>(
+    v: &'a mut Value,
+    under: Option<&'a str>,
+    seen: &mut HashMap<String, Seen>,
+    order: &mut usize,
+) {
     let Value::Object(o) = v else {
         return;
     };
@@ -131,18 +136,19 @@ fn hint(o: &Map<String, Value>, under: Option<&str>) -> String {
         let m = v.as_object().filter(|m| m.len() == 1)?;
         m.get("type")?.as_str().map(String::from)
     };
-    if let Some(Value::Array(branches)) = o.get("anyOf") {
-        if o.len() == 1 && branches.len() == 2 && branches[1] == serde_json::json!({"type": "null"})
-        {
-            if let Some(t) = simple(&branches[0]) {
-                return format!("nullable_{t}");
-            }
-        }
+    if let Some(Value::Array(branches)) = o.get("anyOf")
+        && o.len() == 1
+        && branches.len() == 2
+        && branches[1] == serde_json::json!({"type": "null"})
+        && let Some(t) = simple(&branches[0])
+    {
+        return format!("nullable_{t}");
     }
-    if o.len() == 2 && o.get("type").and_then(Value::as_str) == Some("array") {
-        if let Some(t) = o.get("items").and_then(simple) {
-            return format!("{t}_list");
-        }
+    if o.len() == 2
+        && o.get("type").and_then(Value::as_str) == Some("array")
+        && let Some(t) = o.get("items").and_then(simple)
+    {
+        return format!("{t}_list");
     }
     under.map_or_else(|| "def".to_string(), String::from)
 }

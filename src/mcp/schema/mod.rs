@@ -110,14 +110,14 @@ fn children(node: &mut Map<String, Value>) -> Vec<(Option<&str>, &mut Value)> {
         let k = k.as_str();
         if ONE.contains(&k) && v.is_object() {
             out.push((None, v));
-        } else if LIST.contains(&k) {
-            if let Value::Array(a) = v {
-                out.extend(a.iter_mut().map(|c| (None, c)));
-            }
-        } else if MAP.contains(&k) {
-            if let Value::Object(m) = v {
-                out.extend(m.iter_mut().map(|(name, c)| (Some(name.as_str()), c)));
-            }
+        } else if LIST.contains(&k)
+            && let Value::Array(a) = v
+        {
+            out.extend(a.iter_mut().map(|c| (None, c)));
+        } else if MAP.contains(&k)
+            && let Value::Object(m) = v
+        {
+            out.extend(m.iter_mut().map(|(name, c)| (Some(name.as_str()), c)));
         }
     }
     out
