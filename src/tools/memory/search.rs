@@ -16,7 +16,7 @@ use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 pub const TOOL: Tool = Tool {
     name: "memory_search",
     title: "Search fleet memory",
-    description: "Search the fleet's shared memory: claims about this codebase's environment, conventions and past outcomes that other coding agents observed and that passed a promotion gate. Results are peer observations with attribution (claim id, independent sessions, confidence), not facts: verify before relying on them. Not a web or code search.",
+    description: "Search what other agents' sessions observed about this codebase (environment, conventions, outcomes) and the promotion gate passed, with attribution and claim ids. Peer observations, not facts: verify them. Not a code or web search.",
     read_only: true,
     input_schema: schema_of::<SearchInput>,
     output_schema: schema_of::<SearchOutput>,
@@ -29,19 +29,18 @@ pub const TOOL: Tool = Tool {
 pub struct SearchInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// What to look for, in words.
     pub query: String,
-    /// Only claims of this scope.
+    /// Only this scope.
     #[serde(default)]
     pub scope: Option<ClaimScope>,
-    /// Only claims about this subject.
+    /// Only this subject.
     #[serde(default)]
     pub subject: Option<String>,
-    /// Only claims of this type (`claim_type` is accepted as another name for it).
+    /// Only this type.
     #[serde(default, rename = "type", alias = "claim_type")]
     #[schemars(extend("x-aliases" = ["claim_type"]))]
     pub claim_type: Option<ClaimType>,
-    /// How many results (default 10, at most 200).
+    /// Results (default 10, max 200).
     #[serde(default)]
     pub k: Option<u32>,
     /// Also return replaced claims.
@@ -81,22 +80,40 @@ pub struct Hit {
     /// When a session last proposed it: its newest evidence (RFC 3339).
     pub last_evidence_at: String,
     /// Days since its newest evidence, once past `[memory] stale_after_days` for its type.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
     pub unconfirmed_days: Option<u64>,
     /// The slot it fills, when a proposal named one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub key: Option<String>,
     /// The claim that replaced it (only with `include_superseded`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub superseded_by: Option<String>,
     /// When it was replaced (RFC 3339).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub superseded_at: Option<String>,
     /// A newer claim that probably updates it (flagged, not applied): it ranks below that one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub outdated_by: Option<String>,
     /// A claim proposed to replace it, still waiting for the gate.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub pending_replacement: Option<String>,
     pub score: f64,
     /// The claim as it must be shown: attribution line with its marks, then the text.

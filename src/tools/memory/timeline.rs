@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",
     title: "Subject timeline",
-    description: "What this coding-agent fleet has already tried, claimed, promoted, contested, superseded or handed off about one subject (a component, tool or topic), in time order. Use it before repeating an approach someone already tried.",
+    description: "What the fleet tried, claimed, contested, superseded or handed off about one subject, oldest first. Check before repeating an approach.",
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
     output_schema: schema_of::<TimelineOutput>,
@@ -26,12 +26,12 @@ pub const TOOL: Tool = Tool {
 pub struct TimelineInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// The subject, as claims name it.
+    /// As claims name it.
     pub subject: String,
-    /// Only since this time: RFC 3339, a date, or an age like `2h`, `7d`.
+    /// RFC 3339, a date, or an age like `2h`.
     #[serde(default)]
     pub since: Option<String>,
-    /// Rows (default 50, at most 200).
+    /// Rows (default 50, max 200).
     #[serde(default)]
     pub limit: Option<u32>,
 }
@@ -56,7 +56,10 @@ pub struct Entry {
     pub claim_id: Option<String>,
     /// The other claim an entry names: what replaced this one (`claim_superseded`), what
     /// probably updates it (`claim_outdated`), or its rival in a fork (`claim_contested`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub related_claim_id: Option<String>,
     pub agent: String,
     pub session: String,
