@@ -12,7 +12,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_status",
     title: "Fleet status",
-    description: "Who else in this coding-agent fleet is active right now, what task each is on, and which repository paths each holds or contends for with advisory leases (as of the last `ctxlake sync`). Call before editing shared code to avoid colliding with another agent. Not a web or code search.",
+    description: "Who else in this coding-agent fleet is active right now, what task each is on, and which repository paths each holds or contends for with advisory leases (as of the last `ctxlake sync`). Call before editing shared code to avoid colliding with another agent. Called without `fleet` on a server that is not pinned to one fleet, it also lists every fleet this host knows (`fleets`: configured, mirrored or served, with agent counts and last activity), so you can discover fleets and pass one as `fleet`. Not a web or code search.",
     read_only: true,
     input_schema: schema_of::<StatusInput>,
     output_schema: schema_of::<StatusOutput>,
@@ -44,6 +44,9 @@ pub struct StatusOutput {
     pub advisory: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleets: Option<Vec<super::list::FleetRow>>,
     /// Why the roster gave no data, for the human header (the note says it to JSON readers).
     #[serde(skip)]
     pub cache_problem: Option<cache::Problem>,
@@ -75,6 +78,8 @@ pub struct LeaseRow {
 
 pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
+    // A pinned server speaks for one fleet only: it never names the others.
+    let discover = input.fleet.is_none() && ctx.pinned_fleet.is_none();
     let read: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
     let mut out = StatusOutput {
         fleet,
@@ -87,6 +92,7 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
         truncated: false,
         advisory: rules::ADVISORY.into(),
         note: read.note,
+        fleets: discover.then(|| super::list::fleets(ctx)),
         cache_problem: read.problem,
     };
     let Some(roster) = read.data else {

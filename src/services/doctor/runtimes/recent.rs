@@ -45,9 +45,15 @@ pub(super) fn check(paths: &Paths, rt: Runtime) -> Check {
     }
 }
 
+/// Sessions replayed by `ctxlake import` are not hook events: they prove nothing about
+/// the hooks, so they are left out of both.
 fn last_ms(paths: &Paths, rt: Runtime) -> Option<i64> {
     let spooled = crate::spool::list_files(&paths.spool_hooks_dir().join(rt.name()))
         .iter()
+        .filter(|f| {
+            f.file_name()
+                .is_some_and(|n| !n.to_string_lossy().starts_with("imported-"))
+        })
         .filter_map(|f| std::fs::metadata(f).ok()?.modified().ok())
         .filter_map(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_millis() as i64)
@@ -56,7 +62,7 @@ fn last_ms(paths: &Paths, rt: Runtime) -> Option<i64> {
         .into_iter()
         .filter_map(|fleet| cache::read::<History>(paths, &fleet, cache::HISTORY).data)
         .flat_map(|h| h.sessions)
-        .filter(|s| s.runtime.as_deref() == Some(rt.name()))
+        .filter(|s| s.runtime.as_deref() == Some(rt.name()) && !s.imported)
         .filter_map(|s| crate::time::parse_rfc3339(s.ended_at.as_deref().unwrap_or(&s.started_at)))
         .max();
     spooled.max(drained)

@@ -1,0 +1,177 @@
+//! The fleets this host knows: configured for, mirrored (`cache/<fleet>/`), or served
+//! (`ctxlake mcp`'s call log names each call's fleet), each with its live agents and
+//! last activity. `ctxlake fleet list` shows it; open-mode `fleet_status` without a
+//! `fleet` includes it, so an agent can discover fleets without a ninth tool.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::cache::{self, History, Roster};
+use crate::tools::Ctx;
+
+/// Call-log files read (newest first), and the tail of each: recent enough to say who
+/// was served, bounded so a busy log never slows a status call.
+const LOG_FILES: usize = 7;
+const LOG_TAIL: u64 = 1 << 20;
+
+/// The two fields of a call-log line read here (`mcp::log::CallLine` writes them).
+#[derive(serde::Deserialize)]
+struct LogLine {
+    ts: String,
+    fleet: String,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
+pub struct FleetRow {
+    pub fleet: String,
+    /// The fleet this host acts in by default (flag, environment or config.toml).
+    pub configured: bool,
+    /// `ctxlake sync` mirrors it into this host's cache.
+    pub mirrored: bool,
+    /// This host's MCP server answered calls in it recently (its call log, last 7 days).
+    pub served: bool,
+    /// Agents active in it as of the last sync.
+    pub agents: usize,
+    /// The newest thing seen in it: an agent, a session, a handoff or a served call.
+    pub last_activity: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListOutput {
+    pub fleets: Vec<FleetRow>,
+}
+
+/// Every fleet this host knows, the configured one first, then by last activity.
+pub fn fleets(ctx: &Ctx) -> Vec<FleetRow> {
+    let mut rows: BTreeMap<String, FleetRow> = BTreeMap::new();
+    let get = |rows: &mut BTreeMap<String, FleetRow>, f: &str| -> FleetRow {
+        rows.remove(f).unwrap_or(FleetRow {
+            fleet: f.to_string(),
+            configured: false,
+            mirrored: false,
+            served: false,
+            agents: 0,
+            last_activity: None,
+        })
+    };
+    for f in [Some(&ctx.scope.fleet), ctx.config.fleet.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        let mut r = get(&mut rows, f);
+        r.configured |= *f == ctx.scope.fleet;
+        rows.insert(f.clone(), r);
+    }
+    for f in mirrored(ctx) {
+        let mut r = get(&mut rows, &f);
+        r.mirrored = true;
+        cached_activity(ctx, &mut r);
+        rows.insert(f, r);
+    }
+    for (f, ts) in served(ctx) {
+        let mut r = get(&mut rows, &f);
+        r.served = true;
+        newer(&mut r.last_activity, &ts);
+        rows.insert(f, r);
+    }
+    let mut out: Vec<FleetRow> = rows.into_values().collect();
+    out.sort_by(|a, b| {
+        b.configured
+            .cmp(&a.configured)
+            .then_with(|| b.last_activity.cmp(&a.last_activity))
+            .then_with(|| a.fleet.cmp(&b.fleet))
+    });
+    out
+}
+
+pub fn run(ctx: &Ctx) -> ListOutput {
+    ListOutput {
+        fleets: fleets(ctx),
+    }
+}
+
+fn newer(slot: &mut Option<String>, ts: &str) {
+    if slot.as_deref().is_none_or(|s| s < ts) {
+        *slot = Some(ts.to_string());
+    }
+}
+
+/// Fleets with a cache directory holding a roster (written by `sync`).
+fn mirrored(ctx: &Ctx) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(&ctx.paths.cache) else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|f| crate::scope::validate_id("fleet", f).is_ok())
+        .filter(|f| ctx.paths.cache_file(f, cache::ROSTER).is_file())
+        .collect()
+}
+
+/// Live agents and the newest time the cache knows of, for a mirrored fleet.
+fn cached_activity(ctx: &Ctx, r: &mut FleetRow) {
+    let now = ctx.now_ms();
+    let idle_ms = ctx.config.idle_secs as i64 * 1000;
+    let roster: cache::Read<Roster> = cache::read(&ctx.paths, &r.fleet, cache::ROSTER);
+    if let Some(roster) = roster.data {
+        let lake_now = now + roster.lake_clock_offset_ms;
+        for a in &roster.agents {
+            let seen = crate::time::parse_rfc3339(&a.last_seen).unwrap_or(i64::MIN);
+            if lake_now.saturating_sub(seen) <= idle_ms {
+                r.agents += 1;
+            }
+            newer(&mut r.last_activity, &a.last_seen);
+        }
+    }
+    let hist: cache::Read<History> = cache::read(&ctx.paths, &r.fleet, cache::HISTORY);
+    for s in hist.data.map(|h| h.sessions).unwrap_or_default() {
+        newer(
+            &mut r.last_activity,
+            s.ended_at.as_deref().unwrap_or(&s.started_at),
+        );
+    }
+}
+
+/// Fleets named in the newest call logs, with the newest call in each.
+fn served(ctx: &Ctx) -> BTreeMap<String, String> {
+    let mut logs: Vec<_> = std::fs::read_dir(ctx.paths.logs())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("mcp-") && n.ends_with(".jsonl"))
+        })
+        .collect();
+    logs.sort();
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    for p in logs.iter().rev().take(LOG_FILES) {
+        let Ok(mut f) = std::fs::File::open(p) else {
+            continue;
+        };
+        let len = f.metadata().map_or(0, |m| m.len());
+        let _ = f.seek(SeekFrom::Start(len.saturating_sub(LOG_TAIL)));
+        let mut bytes = Vec::new();
+        if f.take(LOG_TAIL).read_to_end(&mut bytes).is_err() {
+            continue;
+        }
+        // The tail may start mid-line: that line does not parse and is passed over.
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let Ok(v) = serde_json::from_str::<LogLine>(line) else {
+                continue;
+            };
+            if crate::scope::validate_id("fleet", &v.fleet).is_ok() {
+                let slot = out.entry(v.fleet).or_default();
+                if *slot < v.ts {
+                    *slot = v.ts;
+                }
+            }
+        }
+    }
+    out
+}
