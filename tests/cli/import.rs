@@ -92,6 +92,8 @@ fn import_replays_a_claude_transcript_into_history_once() {
         "{r}"
     );
     assert_eq!(r["runtimes"][0]["runtime"], "claude-code");
+    // A live agent of this host, so the host has a roster in the lake.
+    env.json(&["fleet", "claim", "src", "--reason", "live work"]);
     env.json(&["sync"]);
     let h = env.json(&["fleet", "history"]);
     let s = h["sessions"]
@@ -110,7 +112,15 @@ fn import_replays_a_claude_transcript_into_history_once() {
         s["tests"][0].as_str().unwrap().starts_with("cargo test"),
         "{s}"
     );
-    // History, not presence: an imported session is never a live agent.
+    // History, not presence: an imported session is never a live agent, nor in the
+    // host's roster in the lake.
+    let rosters = tree(&env.ctxlake_home().join("lake/live"));
+    assert!(!rosters.is_empty(), "the host wrote its roster");
+    assert!(
+        contains(&rosters, SESSION).is_empty(),
+        "{:?}",
+        contains(&rosters, SESSION)
+    );
     let st = env.json(&["fleet", "status"]);
     assert!(
         st["agents"]

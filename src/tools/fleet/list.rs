@@ -31,11 +31,11 @@ pub struct FleetRow {
     pub configured: bool,
     /// `ctxlake sync` mirrors it into this host's cache.
     pub mirrored: bool,
-    /// This host's MCP server answered calls in it recently (its call log, last 7 days).
+    /// This host's MCP server answered calls in it recently (its newest 7 daily call logs).
     pub served: bool,
     /// Agents active in it as of the last sync.
     pub agents: usize,
-    /// The newest thing seen in it: an agent, a session, a handoff or a served call.
+    /// The newest thing seen in it: an agent, a session or a served call.
     pub last_activity: Option<String>,
 }
 
