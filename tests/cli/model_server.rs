@@ -22,17 +22,20 @@ pub enum Mode {
     Html,
 }
 
+/// Each request line and its `Range` header, in order.
+pub type Log = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
 pub struct Server {
     pub url: String,
     /// Every request line and its `Range` header, in order.
-    pub log: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    pub log: Log,
 }
 
 /// Serve `dir` on a free loopback port in `mode`, replacing files by name from `over`.
 pub fn serve(dir: PathBuf, mode: Mode, over: Vec<(String, Vec<u8>)>) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/model", listener.local_addr().unwrap());
-    let log = Arc::new(Mutex::new(Vec::new()));
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
     let drops = Arc::new(AtomicUsize::new(0));
     let l2 = log.clone();
     std::thread::spawn(move || {
@@ -49,7 +52,7 @@ fn handle(
     dir: &std::path::Path,
     mode: Mode,
     over: &[(String, Vec<u8>)],
-    log: &Mutex<Vec<(String, Option<String>)>>,
+    log: &Log,
     drops: &AtomicUsize,
 ) {
     let mut r = BufReader::new(s.try_clone().unwrap());

@@ -52,6 +52,9 @@ pub fn units(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// What an `*_end` event says about a call: exit code, files changed, success.
+type End = (Option<i64>, Vec<String>, Option<bool>);
+
 #[derive(Default)]
 struct State {
     s: Session,
@@ -60,7 +63,7 @@ struct State {
     /// Where each call's result landed in `s.events`, for a later `*_end` event to amend.
     results: HashMap<String, usize>,
     /// Exit codes and files from `event_msg`s that came before the output.
-    ends: HashMap<String, (Option<i64>, Vec<String>, Option<bool>)>,
+    ends: HashMap<String, End>,
     line: usize,
 }
 
@@ -197,11 +200,7 @@ fn event_msg(p: &Value, st: &mut State) {
     }
 }
 
-fn amend(
-    st: &mut State,
-    call_id: &str,
-    (code, files, success): (Option<i64>, Vec<String>, Option<bool>),
-) {
+fn amend(st: &mut State, call_id: &str, (code, files, success): End) {
     let Some(e) = st
         .results
         .get(call_id)
