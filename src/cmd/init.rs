@@ -138,8 +138,10 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     };
     let (inst, opts) = super::install::setup_with(&paths, scope, false, true)?;
     let status = plan::status(&paths, &current, &choices, &inst, &opts);
+    let (unit, unit_text) = super::service::sync_unit()?;
+    let service_ready = std::fs::read_to_string(&unit).ok().as_deref() == Some(unit_text.as_str());
     if ask {
-        crate::output::stderr(&steps::render_status(&status, &inst));
+        crate::output::stderr(&steps::render_status(&status, &inst, service_ready));
         choices.fleet = input("Fleet", &choices.fleet)?;
         choices.agent = input("Agent id", &choices.agent)?;
         choices.store = input("Store URL", &choices.store)?;
@@ -152,7 +154,7 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
         let s = crate::services::open::url(&current, &choices.store)?;
         crate::lake::store::probe(s.as_ref())?;
     }
-    let picked = pick(&args, ask, &status)?;
+    let picked = pick(&args, ask, &status, service_ready)?;
     let mut out = InitOutput {
         dry_run: args.dry_run,
         ..InitOutput::default()
@@ -209,7 +211,7 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
 
 /// The steps to take: the defaults (everything not set up yet), narrowed by `--no-*`
 /// flags, and on a terminal by the answers.
-fn pick(args: &InitArgs, ask: bool, status: &Status) -> Result<Picked> {
+fn pick(args: &InitArgs, ask: bool, status: &Status, service_ready: bool) -> Result<Picked> {
     let pending: Vec<_> = status
         .runtimes
         .iter()
@@ -224,7 +226,7 @@ fn pick(args: &InitArgs, ask: bool, status: &Status) -> Result<Picked> {
             pending
         },
         model: !args.no_model && !only && !status.model_installed,
-        service: !args.no_service && !only,
+        service: !args.no_service && !only && !service_ready,
         import: !args.no_import && !only && !status.transcripts.is_empty(),
     };
     if !ask || only {

@@ -17,14 +17,21 @@ fn populate(env: &Env) {
         ]})
         .to_string(),
     );
+    // Today's log (a server prunes old ones when it starts).
+    let (older, newer) = (ops_call(120_000), ops_call(60_000));
     env.write(
-        "logs/mcp-2026-11-30.jsonl",
         &format!(
-            "{}\n{}\n",
-            json!({"ts": "2026-11-30T10:00:00.000Z", "fleet": "ops", "tool": "fleet_status", "args_hash": "0", "latency_ms": 1, "ok": true}),
-            json!({"ts": "2026-11-30T11:00:00.000Z", "fleet": "ops", "tool": "fleet_status", "args_hash": "0", "latency_ms": 1, "ok": true})
+            "logs/mcp-{}.jsonl",
+            ctxlake::time::date_of(ctxlake::time::now_ms())
         ),
+        &format!("{older}\n{newer}\n"),
     );
+}
+
+/// A call-log line for fleet `ops`, `ago_ms` ago.
+fn ops_call(ago_ms: i64) -> Value {
+    let ts = ctxlake::time::format_ms(ctxlake::time::now_ms() - ago_ms);
+    json!({"ts": ts, "fleet": "ops", "tool": "fleet_status", "args_hash": "0", "latency_ms": 1, "ok": true})
 }
 
 fn by_name(list: &Value) -> Vec<(String, bool, bool, bool, u64)> {
@@ -65,7 +72,11 @@ fn fleet_list_names_configured_mirrored_and_served_fleets() {
         .iter()
         .find(|f| f["fleet"] == "ops")
         .unwrap();
-    assert_eq!(ops["last_activity"], "2026-11-30T11:00:00.000Z");
+    let newest = ctxlake::time::parse_rfc3339(ops["last_activity"].as_str().unwrap()).unwrap();
+    assert!(
+        ctxlake::time::now_ms() - newest < 100_000,
+        "the newer call: {ops}"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Semantic memory end to end: a missing model falls back to the hash with a note (never
-//! an error), `memory model install` + `[memory] embedder = "minilm"` make the next
+//! an error), `memory model install` (with the default `embedder = "auto"`, or "minilm") make the next
 //! `maint` republish with MiniLM vectors, and a paraphrase then finds its claim. The
 //! model part skips loudly without `CTXLAKE_TEST_MODEL_DIR` (`.ci/run` sets it).
 
@@ -99,5 +99,42 @@ fn a_missing_model_falls_back_then_minilm_finds_the_paraphrase() {
     // Back to the hash: the snapshot's hash vectors serve, with no note.
     env.extra[0].1 = "hash".into();
     let v = env.json(&["memory", "search", "clippy warnings"]);
+    assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
+}
+
+/// `embedder = "auto"`, the default: the hash with a note until a model is installed, then
+/// MiniLM without a word of configuration.
+#[test]
+fn auto_is_the_hash_until_a_model_is_installed_then_minilm() {
+    let mut env = Env::new();
+    propose_twice(&mut env);
+    let first = maint(&env);
+    assert_eq!(first["outcome"], "published");
+    assert!(
+        first["note"]
+            .as_str()
+            .unwrap()
+            .contains("no semantic model is installed"),
+        "{first}"
+    );
+    let v = env.json(&["memory", "search", "clippy warnings"]);
+    assert!(v.get("note").is_none(), "no model, no search note: {v}");
+    let Some(model) = std::env::var_os("CTXLAKE_TEST_MODEL_DIR") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!! SKIPPED the MiniLM half of auto_is_the_hash_until_a_model_is_installed_then_minilm: \
+             set CTXLAKE_TEST_MODEL_DIR (.ci/run does) !!!!\n"
+        );
+        return;
+    };
+    let model = model.to_string_lossy().to_string();
+    env.cmd()
+        .args(["memory", "model", "install", "--from", &model])
+        .assert()
+        .success();
+    let second = maint(&env);
+    assert_ne!(first["snapshot_id"], second["snapshot_id"], "{second}");
+    assert!(second.get("note").is_none(), "{second}");
+    let v = env.json(&["memory", "search", PARAPHRASE]);
     assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
 }

@@ -233,7 +233,7 @@ impl Run<'_> {
 }
 
 /// What is set up already, shown before the questions.
-pub(super) fn render_status(s: &Status, inst: &Installer) -> String {
+pub(super) fn render_status(s: &Status, inst: &Installer, service: bool) -> String {
     let mark = |b: bool| if b { "✔" } else { "·" };
     let mut out = format!(
         "ctxlake init: this machine now\n  {} config {}\n",
@@ -252,6 +252,7 @@ pub(super) fn render_status(s: &Status, inst: &Installer) -> String {
         mark(s.model_installed),
         inst.env.show(&s.model_dir)
     ));
+    out.push_str(&format!("  {} sync service\n", mark(service)));
     for t in &s.transcripts {
         out.push_str(&format!(
             "  {} {} transcript file(s) of {}{}\n",
