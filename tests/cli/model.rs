@@ -3,15 +3,18 @@
 //! `Range`), one that stops short every time (refused, resumed by the next run), one that
 //! serves another file or an HTML error page (refused, the previous model kept). The
 //! refusals need no model; the downloads that must succeed serve the real files from
-//! `CTXLAKE_TEST_MODEL_DIR` (`.ci/run` sets it).
+//! `CTXLAKE_TEST_MODEL_DIR` and are `#[ignore]`d (`.ci/run` runs them with the model).
 
 use std::path::PathBuf;
 
 use crate::common::Env;
 use crate::model_server::{Mode, serve};
 
-fn model_files() -> Option<PathBuf> {
-    std::env::var_os("CTXLAKE_TEST_MODEL_DIR").map(PathBuf::from)
+/// The real model's files: the download tests that must succeed serve them.
+fn model_files() -> PathBuf {
+    std::env::var_os("CTXLAKE_TEST_MODEL_DIR")
+        .map(PathBuf::from)
+        .expect("this test needs all-MiniLM-L6-v2: set CTXLAKE_TEST_MODEL_DIR, or run .ci/run")
 }
 
 fn model_dir(env: &Env) -> PathBuf {
@@ -103,7 +106,7 @@ fn a_file_larger_than_published_or_a_missing_one_is_refused() {
 #[test]
 #[ignore = "needs the MiniLM model: run .ci/run"]
 fn a_download_dropped_halfway_resumes_and_installs_a_model_that_loads() {
-    let Some(files) = model_files() else { return };
+    let files = model_files();
     let env = Env::new();
     let s = serve(files, Mode::DropHalfway(2), Vec::new());
     let out = install(&env, &s.url);
@@ -137,7 +140,7 @@ fn a_download_dropped_halfway_resumes_and_installs_a_model_that_loads() {
 #[test]
 #[ignore = "needs the MiniLM model: run .ci/run"]
 fn a_truncated_download_is_refused_then_resumed_by_the_next_run() {
-    let Some(files) = model_files() else { return };
+    let files = model_files();
     let env = Env::new();
     let cut = serve(files.clone(), Mode::AlwaysHalf, Vec::new());
     let out = install(&env, &cut.url);
