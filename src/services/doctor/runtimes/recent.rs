@@ -92,3 +92,36 @@ pub(crate) fn ago(ms: i64) -> String {
         s => format!("{}d", s / 86_400),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sessions replayed by `ctxlake import` prove nothing about the hooks: neither their
+    /// spool file nor their history entry counts as a hook event.
+    #[test]
+    fn imported_sessions_are_not_hook_events() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = Paths::with_overrides(d.path().to_path_buf(), None, None);
+        let spool = paths.spool_hooks_dir().join("claude-code");
+        std::fs::create_dir_all(&spool).unwrap();
+        std::fs::write(
+            spool.join("imported-s1.01J00000000000000000000000.ndjson"),
+            "",
+        )
+        .unwrap();
+        let history = serde_json::json!({"generated_at": "2026-12-01T00:00:00.000Z", "sessions": [
+            {"session": "s1", "agent": "a", "runtime": "claude-code", "started_at": crate::time::now_rfc3339(),
+             "outcome": "clean", "imported": true}
+        ]});
+        let f = paths.cache_file("default", cache::HISTORY);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, history.to_string()).unwrap();
+        assert_eq!(last_ms(&paths, Runtime::ClaudeCode), None);
+        std::fs::write(spool.join("s2.ndjson"), "").unwrap();
+        assert!(
+            last_ms(&paths, Runtime::ClaudeCode).is_some(),
+            "a live hook's file counts"
+        );
+    }
+}
