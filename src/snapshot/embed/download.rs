@@ -89,13 +89,18 @@ pub(crate) fn download(base: &str, dest: &Path, progress: Progress) -> Result<Fe
     Ok(fetched)
 }
 
-/// One whole file against the published size and sha256.
+/// One whole file against the published size and sha256, hashed a block at a time (the
+/// weights are 87 MiB: never all in memory).
 fn verify_one(path: &Path, name: &str) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
-    let sha = crate::digest::sha256_hex(&bytes);
+    use sha2::Digest;
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let mut hasher = sha2::Sha256::new();
+    let len =
+        std::io::copy(&mut f, &mut hasher).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let sha = crate::digest::hex(&hasher.finalize());
     let ok = KNOWN
         .iter()
-        .any(|(n, size, hash)| *n == name && *size == bytes.len() as u64 && *hash == sha);
+        .any(|(n, size, hash)| *n == name && *size == len && *hash == sha);
     match ok {
         true => Ok(()),
         false => Err(format!(
