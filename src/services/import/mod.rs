@@ -150,8 +150,9 @@ pub fn run(
             ..PerRuntime::default()
         };
         let mut ledger = Ledger::load(&ctx.paths, source.as_str());
+        let mut failed = None;
         for unit in &units {
-            import_unit(
+            let r = import_unit(
                 ctx,
                 req,
                 keep,
@@ -160,12 +161,20 @@ pub fn run(
                 &mut ledger,
                 &mut per,
                 &mut report,
-            )?;
+            );
+            if let Err(e) = r {
+                failed = Some(e);
+                break;
+            }
             done += 1;
             progress(done, total);
         }
+        // Saved even when a write failed (a full spool): what did land is not replayed.
         if !req.dry_run {
             ledger.save(&ctx.paths, source.as_str())?;
+        }
+        if let Some(e) = failed {
+            return Err(e);
         }
         report.skipped += per.skipped;
         if !req.runtimes.is_empty() || per.files > 0 {

@@ -183,3 +183,28 @@ fn a_dry_run_writes_nothing_and_shows_what_would_be_shared() {
     assert_eq!(r.preview[0].commands, ["cargo test -q"]);
     assert!(!h.ctx.paths.spool.exists() && !h.ctx.paths.state().exists());
 }
+
+#[test]
+fn a_full_spool_stops_the_import_and_what_landed_is_not_replayed() {
+    let h = home(Config::default());
+    // A second session: the same transcript under another id.
+    let other = "b906b991-3892-4eaa-bc71-3388ef97afb6";
+    let text = std::fs::read_to_string(&h.transcript)
+        .unwrap()
+        .replace(SESSION, other);
+    std::fs::write(h.transcript.with_file_name(format!("{other}.jsonl")), text).unwrap();
+    let mut small = h.ctx.clone();
+    small.config.spool_max_bytes = 4000;
+    let req = Request {
+        runtimes: vec![Source::ClaudeCode],
+        since_ms: None,
+        dry_run: false,
+    };
+    let e = run(&small, &h.env, &req, &mut |_, _| {}).unwrap_err();
+    assert_eq!(e.code, "spool_full");
+    let landed = spooled(&h);
+    assert!(!landed.is_empty());
+    let r = import(&h);
+    assert_eq!(r.sessions, 1, "only the session that did not land: {r:#?}");
+    assert_eq!(spooled(&h).len(), landed.len() + r.events);
+}
