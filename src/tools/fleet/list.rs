@@ -34,8 +34,7 @@ pub struct FleetRow {
     pub configured: bool,
     /// `ctxlake sync` mirrors it into this host's cache.
     pub mirrored: bool,
-    /// This host's MCP server answered calls in it recently (the newest calls of its last 7
-    /// daily call logs).
+    /// This host's MCP server answered calls in it lately (its newest calls, 7 days of logs).
     pub served: bool,
     /// Agents active in it as of the last sync.
     pub agents: usize,
