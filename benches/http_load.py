@@ -5,7 +5,9 @@ usage: python3 benches/http_load.py CTXLAKE_BIN [--clients 64] [--calls 100]
 Each client opens one keep-alive connection, initializes a session (2025-11-25) and makes M
 `tools/call`s (alternating fleet_status and a fleet_claim write); a watcher polls /health
 throughout. Reports errors, per-call latency p50/p99/max, throughput and the server's peak RSS
-(VmHWM). Runs in a throw-away CTXLAKE_HOME. Exits non-zero on any error or a failed /health.
+(VmHWM). Runs in a throw-away CTXLAKE_HOME, every client with the token `load` (one token,
+as one principal: its per-token caps apply to all N clients). Exits non-zero on any error or
+a failed /health.
 """
 
 import argparse
@@ -26,9 +28,10 @@ def post(conn, body, headers):
     return r.status, dict(r.getheaders()), data
 
 
-def client(host, port, n, lat, errors, idx):
+def client(host, port, token, n, lat, errors, idx):
     conn = http.client.HTTPConnection(host, port, timeout=60)
-    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "Authorization": f"Bearer {token}"}
     init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                        "clientInfo": {"name": "load", "version": "1"}}}
@@ -82,6 +85,12 @@ def main():
     with tempfile.TemporaryDirectory() as home:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home,
                "CTXLAKE_HOME": os.path.join(home, ".ctxlake"), "CTXLAKE_FLEET_ID": "load"}
+        made = subprocess.run([a.ctxlake, "mcp", "token", "new", "load"], env=env,
+                              capture_output=True, text=True)
+        if made.returncode != 0:  # a build from before token principals: one unnamed token
+            made = subprocess.run([a.ctxlake, "mcp", "token", "new"], env=env, check=True,
+                                  capture_output=True, text=True)
+        token = made.stdout.strip()
         p = subprocess.Popen([a.ctxlake, "mcp", "--http", "127.0.0.1:0"], env=env,
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)
@@ -91,7 +100,8 @@ def main():
         stop = threading.Event()
         w = threading.Thread(target=watch_health, args=(host, int(port), stop, bad, polls))
         w.start()
-        threads = [threading.Thread(target=client, args=(host, int(port), a.calls, lat, errors, i))
+        threads = [threading.Thread(target=client,
+                                    args=(host, int(port), token, a.calls, lat, errors, i))
                    for i in range(a.clients)]
         t0 = time.perf_counter()
         for t in threads:

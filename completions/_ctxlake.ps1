@@ -650,7 +650,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;install' {
-            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN')
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; the entry sends the token found in CTXLAKE_MCP_TOKEN when the runtime starts (`ctxlake mcp token new NAME` makes one)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Install into every detected runtime')
@@ -689,10 +689,11 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp' {
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT')
-            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Listen address for --http (same as its ADDR); a non-loopback address needs a token')
+            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Listen address for --http (same as its ADDR)')
             [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--no-auth', '--no-auth', [CompletionResultType]::ParameterName, 'Serve without tokens: every caller acts as this server''s agent in every fleet. Loopback addresses only; anyone on this host can then use it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
@@ -701,7 +702,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -727,13 +728,27 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make a token for one client and print its secret (shown this once; only its hash is kept)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one token (default: the owner), or with --link a one-time dashboard login link')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove a token: its calls, sessions, streams and dashboard logins stop at once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ctxlake;mcp;token;new' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent its calls act as (default: NAME; the owner token: the server''s agent)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'A fleet it may use (repeatable; default: every fleet)')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Reads only: every write tool is refused, naming the token')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;mcp;token;list' {
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -746,7 +761,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp;token;show' {
-            [CompletionResult]::new('--link', '--link', [CompletionResultType]::ParameterName, 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default')
+            [CompletionResult]::new('--link', '--link', [CompletionResultType]::ParameterName, 'Print a login link for the dashboard instead (single use, valid 10 minutes, signed with the owner token) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -771,13 +786,17 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp;token;help' {
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make a token for one client and print its secret (shown this once; only its hash is kept)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one token (default: the owner), or with --link a one-time dashboard login link')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove a token: its calls, sessions, streams and dashboard logins stop at once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ctxlake;mcp;token;help;new' {
+            break
+        }
+        'ctxlake;mcp;token;help;list' {
             break
         }
         'ctxlake;mcp;token;help;show' {
@@ -791,7 +810,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;mcp;help' {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -799,12 +818,16 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;mcp;help;token' {
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make a token for one client and print its secret (shown this once; only its hash is kept)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one token (default: the owner), or with --link a one-time dashboard login link')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove a token: its calls, sessions, streams and dashboard logins stop at once')
             break
         }
         'ctxlake;mcp;help;token;new' {
+            break
+        }
+        'ctxlake;mcp;help;token;list' {
             break
         }
         'ctxlake;mcp;help;token;show' {
@@ -963,19 +986,23 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;help;mcp' {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the bearer token of `ctxlake mcp --http`')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)')
             break
         }
         'ctxlake;help;mcp;status' {
             break
         }
         'ctxlake;help;mcp;token' {
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Mint a new 32-byte random token (replacing any old one) and print it')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the current token, or with --link a one-time dashboard login link')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Delete the token: loopback servers then need none, others refuse every request')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make a token for one client and print its secret (shown this once; only its hash is kept)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one token (default: the owner), or with --link a one-time dashboard login link')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove a token: its calls, sessions, streams and dashboard logins stop at once')
             break
         }
         'ctxlake;help;mcp;token;new' {
+            break
+        }
+        'ctxlake;help;mcp;token;list' {
             break
         }
         'ctxlake;help;mcp;token;show' {

@@ -187,6 +187,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__mcp,token)
                 cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token"
                 ;;
+            ctxlake__subcmd__help__subcmd__mcp__subcmd__token,list)
+                cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__list"
+                ;;
             ctxlake__subcmd__help__subcmd__mcp__subcmd__token,new)
                 cmd="ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__new"
                 ;;
@@ -265,6 +268,9 @@ _ctxlake() {
             ctxlake__subcmd__mcp__subcmd__help,token)
                 cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token"
                 ;;
+            ctxlake__subcmd__mcp__subcmd__help__subcmd__token,list)
+                cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__list"
+                ;;
             ctxlake__subcmd__mcp__subcmd__help__subcmd__token,new)
                 cmd="ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__new"
                 ;;
@@ -277,6 +283,9 @@ _ctxlake() {
             ctxlake__subcmd__mcp__subcmd__token,help)
                 cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help"
                 ;;
+            ctxlake__subcmd__mcp__subcmd__token,list)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__list"
+                ;;
             ctxlake__subcmd__mcp__subcmd__token,new)
                 cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__new"
                 ;;
@@ -288,6 +297,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__mcp__subcmd__token__subcmd__help,help)
                 cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__mcp__subcmd__token__subcmd__help,list)
+                cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__list"
                 ;;
             ctxlake__subcmd__mcp__subcmd__token__subcmd__help,new)
                 cmd="ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__new"
@@ -1057,8 +1069,22 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__mcp__subcmd__token)
-            opts="new show revoke"
+            opts="new list show revoke"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__mcp__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1595,7 +1621,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp)
-            opts="-q -h -V --http --bind --allow-host --fleet --agent --json --quiet --help --version status token help"
+            opts="-q -h -V --http --bind --allow-host --no-auth --fleet --agent --json --quiet --help --version status token help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1671,8 +1697,22 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__help__subcmd__token)
-            opts="new show revoke"
+            opts="new list show revoke"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__help__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1749,7 +1789,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__token)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version new show revoke help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version new list show revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1771,7 +1811,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__token__subcmd__help)
-            opts="new show revoke help"
+            opts="new list show revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1785,6 +1825,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1840,7 +1894,7 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ctxlake__subcmd__mcp__subcmd__token__subcmd__new)
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__list)
             opts="-q -h -V --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1852,6 +1906,28 @@ _ctxlake() {
                     return 0
                     ;;
                 --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__mcp__subcmd__token__subcmd__new)
+            opts="-q -h -V --agent --fleet --read-only --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -579,7 +579,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;install'= {
-            cand --http 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN'
+            cand --http 'Write the runtime''s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; the entry sends the token found in CTXLAKE_MCP_TOKEN when the runtime starts (`ctxlake mcp token new NAME` makes one)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --all 'Install into every detected runtime'
@@ -616,10 +616,11 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp'= {
             cand --http 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT'
-            cand --bind 'Listen address for --http (same as its ADDR); a non-loopback address needs a token'
+            cand --bind 'Listen address for --http (same as its ADDR)'
             cand --allow-host 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
+            cand --no-auth 'Serve without tokens: every caller acts as this server''s agent in every fleet. Loopback addresses only; anyone on this host can then use it'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
@@ -628,7 +629,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-            cand token 'Manage the bearer token of `ctxlake mcp --http`'
+            cand token 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;status'= {
@@ -652,12 +653,25 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token, or with --link a one-time dashboard login link'
-            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand new 'Make a token for one client and print its secret (shown this once; only its hash is kept)'
+            cand list 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)'
+            cand show 'Show one token (default: the owner), or with --link a one-time dashboard login link'
+            cand revoke 'Remove a token: its calls, sessions, streams and dashboard logins stop at once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;token;new'= {
+            cand --agent 'The agent its calls act as (default: NAME; the owner token: the server''s agent)'
+            cand --fleet 'A fleet it may use (repeatable; default: every fleet)'
+            cand --read-only 'Reads only: every write tool is refused, naming the token'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;mcp;token;list'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -669,7 +683,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp;token;show'= {
-            cand --link 'Print a login link for the dashboard instead (single use, valid 10 minutes) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default'
+            cand --link 'Print a login link for the dashboard instead (single use, valid 10 minutes, signed with the owner token) that opens PAGE (`/` or `/fleet/<fleet>`); the host is the running server''s, else the default'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -692,12 +706,15 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;mcp;token;help'= {
-            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token, or with --link a one-time dashboard login link'
-            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand new 'Make a token for one client and print its secret (shown this once; only its hash is kept)'
+            cand list 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)'
+            cand show 'Show one token (default: the owner), or with --link a one-time dashboard login link'
+            cand revoke 'Remove a token: its calls, sessions, streams and dashboard logins stop at once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;token;help;new'= {
+        }
+        &'ctxlake;mcp;token;help;list'= {
         }
         &'ctxlake;mcp;token;help;show'= {
         }
@@ -707,17 +724,20 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;mcp;help'= {
             cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-            cand token 'Manage the bearer token of `ctxlake mcp --http`'
+            cand token 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;mcp;help;status'= {
         }
         &'ctxlake;mcp;help;token'= {
-            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token, or with --link a one-time dashboard login link'
-            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand new 'Make a token for one client and print its secret (shown this once; only its hash is kept)'
+            cand list 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)'
+            cand show 'Show one token (default: the owner), or with --link a one-time dashboard login link'
+            cand revoke 'Remove a token: its calls, sessions, streams and dashboard logins stop at once'
         }
         &'ctxlake;mcp;help;token;new'= {
+        }
+        &'ctxlake;mcp;help;token;list'= {
         }
         &'ctxlake;mcp;help;token;show'= {
         }
@@ -836,16 +856,19 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;mcp'= {
             cand status 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-            cand token 'Manage the bearer token of `ctxlake mcp --http`'
+            cand token 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'
         }
         &'ctxlake;help;mcp;status'= {
         }
         &'ctxlake;help;mcp;token'= {
-            cand new 'Mint a new 32-byte random token (replacing any old one) and print it'
-            cand show 'Print the current token, or with --link a one-time dashboard login link'
-            cand revoke 'Delete the token: loopback servers then need none, others refuse every request'
+            cand new 'Make a token for one client and print its secret (shown this once; only its hash is kept)'
+            cand list 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)'
+            cand show 'Show one token (default: the owner), or with --link a one-time dashboard login link'
+            cand revoke 'Remove a token: its calls, sessions, streams and dashboard logins stop at once'
         }
         &'ctxlake;help;mcp;token;new'= {
+        }
+        &'ctxlake;help;mcp;token;list'= {
         }
         &'ctxlake;help;mcp;token;show'= {
         }

@@ -343,7 +343,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -l json -d 'Print 
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand hook" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l http -d 'Write the runtime\'s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry reads it from CTXLAKE_MCP_TOKEN' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l http -d 'Write the runtime\'s remote entry for a running `ctxlake mcp --http` at URL (default http://127.0.0.1:8719/mcp) instead of a command; the entry sends the token found in CTXLAKE_MCP_TOKEN when the runtime starts (`ctxlake mcp token new NAME` makes one)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand install" -l all -d 'Install into every detected runtime'
@@ -368,16 +368,17 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s q -l quiet
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l http -d 'Serve over MCP Streamable HTTP instead of stdio, on ADDR (default 127.0.0.1:8719; port 0 picks a free port). Runs until SIGTERM or SIGINT' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l bind -d 'Listen address for --http (same as its ADDR); a non-loopback address needs a token' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l bind -d 'Listen address for --http (same as its ADDR)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l allow-host -d 'Another host name clients may use in Host/Origin (e.g. a tailnet name); repeatable' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l no-auth -d 'Serve without tokens: every caller acts as this server\'s agent in every fleet. Loopback addresses only; anyone on this host can then use it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "token" -d 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and not __fish_seen_subcommand_from status token help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from status" -l agent -d 'This agent\'s id (default: user@host)' -r
@@ -391,12 +392,13 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_sub
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "new" -d 'Mint a new 32-byte random token (replacing any old one) and print it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "show" -d 'Print the current token, or with --link a one-time dashboard login link'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Delete the token: loopback servers then need none, others refuse every request'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "new" -d 'Make a token for one client and print its secret (shown this once; only its hash is kept)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "list" -d 'List the tokens: name, agent, fleets, role, creation time (secrets are never kept)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "show" -d 'Show one token (default: the owner), or with --link a one-time dashboard login link'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Remove a token: its calls, sessions, streams and dashboard logins stop at once'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from token" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "token" -d 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init import fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help" -f -a "init" -d 'Set up this machine: config, runtimes, semantic model, sync service, history import'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and not __fish_seen_subcommand_from init import fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help" -f -a "import" -d 'Replay the session transcripts already on disk into the fleet\'s history'
@@ -434,4 +436,4 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "install" -d 'Write the user service that keeps `ctxlake sync --watch` running, and start it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from service" -f -a "uninstall" -d 'Stop and remove the user service'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "status" -d 'List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "token" -d 'Manage the bearer token of `ctxlake mcp --http`'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "token" -d 'Manage the tokens of `ctxlake mcp --http` (each client gets its own)'

@@ -14,6 +14,9 @@ pub const DEFAULT_IDLE_SECS: u64 = 2 * 3600;
 pub const DEFAULT_SYNC_INTERVAL_SECS: u64 = 15;
 /// `[mcp] log_days`: days of `logs/mcp-<date>.jsonl` kept; older files go at server start.
 pub const DEFAULT_MCP_LOG_DAYS: u64 = 30;
+/// `[mcp] call_timeout_secs`: how long `ctxlake mcp --http` waits for one tool call before
+/// it answers the client with a timeout error (the call itself may still finish).
+pub const DEFAULT_MCP_CALL_TIMEOUT_SECS: u64 = 30;
 /// How long a CLI/MCP write (and `sync`, per spool file) waits for a spool lock.
 pub const DEFAULT_LOCK_WAIT_MS: u64 = 2000;
 
@@ -38,6 +41,7 @@ pub const KEYS: &[&str] = &[
     "s3.endpoint",
     "s3.region",
     "mcp.log_days",
+    "mcp.call_timeout_secs",
 ];
 
 /// The non-secret `[s3]` settings: where an `s3://` store is (the AWS environment
@@ -123,6 +127,8 @@ pub struct Config {
     pub sync_interval_secs: u64,
     pub block_on_conflict: bool,
     pub mcp_log_days: u64,
+    /// `[mcp] call_timeout_secs`: the HTTP server's deadline for one tool call.
+    pub mcp_call_timeout_secs: u64,
     /// `[limits] lock_wait_ms`: the longest a write waits for a spool lock held by another
     /// process before it fails naming the holder.
     pub lock_wait_ms: u64,
@@ -153,6 +159,7 @@ impl Default for Config {
             sync_interval_secs: DEFAULT_SYNC_INTERVAL_SECS,
             block_on_conflict: false,
             mcp_log_days: DEFAULT_MCP_LOG_DAYS,
+            mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
             embedder: EmbedderKind::Auto,
             model_dir: None,
@@ -306,6 +313,12 @@ impl Config {
             )?,
             block_on_conflict,
             mcp_log_days: int(mcp, "log_days", "mcp.log_days", DEFAULT_MCP_LOG_DAYS)?,
+            mcp_call_timeout_secs: int(
+                mcp,
+                "call_timeout_secs",
+                "mcp.call_timeout_secs",
+                DEFAULT_MCP_CALL_TIMEOUT_SECS,
+            )?,
             lock_wait_ms: int(
                 limits,
                 "lock_wait_ms",
@@ -438,6 +451,8 @@ mod tests {
         assert!(e.message.contains("memory.mode"), "{}", e.message);
         let c = Config::parse("[mcp]\nlog_days = 7\n", Path::new("c.toml")).unwrap();
         assert_eq!(c.mcp_log_days, 7);
+        let c = Config::parse("[mcp]\ncall_timeout_secs = 2\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.mcp_call_timeout_secs, 2);
         let e = Config::parse("[mcp]\nlog_days = 0\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("mcp.log_days"), "{}", e.message);
         let e = Config::parse("[limits]\nlock_wait_ms = 0\n", Path::new("c.toml")).unwrap_err();

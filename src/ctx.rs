@@ -42,6 +42,19 @@ impl Trace {
     }
 }
 
+/// What the caller may do. The local user (CLI, hook, stdio MCP) may do everything; a call
+/// over HTTP carries its token's grant (`auth::Principal::grant`), so the tools enforce it
+/// without knowing HTTP exists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grant {
+    /// The token the call came with, named in refusals; `None` for the local user.
+    pub token: Option<String>,
+    /// The only fleets it may use; `None`: every fleet.
+    pub fleets: Option<Vec<String>>,
+    /// Reads only: every write is refused.
+    pub read_only: bool,
+}
+
 /// Everything a tool may look at: where files are, who is acting, and the pin.
 #[derive(Debug, Clone)]
 pub struct Ctx {
@@ -50,6 +63,8 @@ pub struct Ctx {
     pub scope: Scope,
     /// `ctxlake mcp --fleet X`: every other fleet is refused.
     pub pinned_fleet: Option<String>,
+    /// What the caller may do (everything, unless a token limits it).
+    pub grant: Grant,
     pub cwd: PathBuf,
     /// Wall clock; tests set a fixed instant instead of writing dates far in the future.
     pub clock: Clock,
@@ -69,6 +84,7 @@ impl Ctx {
             config,
             scope,
             pinned_fleet: None,
+            grant: Grant::default(),
             cwd,
             clock: Clock::System,
             trace: Trace::from_env(),
@@ -87,13 +103,15 @@ impl Ctx {
                 session: crate::scope::DEFAULT_SESSION.into(),
             },
             pinned_fleet: None,
+            grant: Grant::default(),
             cwd: PathBuf::from("."),
             clock: Clock::System,
             trace: Trace::default(),
         }
     }
 
-    /// The fleet a call acts in: the requested one (validated, and allowed by the pin) or ours.
+    /// The fleet a call acts in: the requested one (validated, and allowed by the pin and
+    /// the grant) or ours.
     pub fn fleet(&self, requested: Option<&str>) -> Result<String> {
         let fleet = requested.unwrap_or(&self.scope.fleet);
         crate::scope::validate_id("fleet", fleet)?;
@@ -108,7 +126,45 @@ impl Ctx {
             )
             .hint(format!("omit `fleet` or pass `{pin}`")));
         }
+        if let (Some(allowed), Some(token)) = (&self.grant.fleets, &self.grant.token)
+            && !allowed.iter().any(|f| f == fleet)
+        {
+            return Err(Error::refused(
+                "fleet_not_accessible",
+                format!("fleet `{fleet}` is not accessible with token `{token}`"),
+            )
+            .hint(format!("this token may use: {}", list(allowed))));
+        }
         Ok(fleet.to_string())
+    }
+
+    /// Whether the caller may write: a read-only token may not, and the refusal names it.
+    /// `what` names the write (`fleet_claim`, …).
+    pub fn check_write(&self, what: &str) -> Result<()> {
+        match &self.grant.token {
+            Some(token) if self.grant.read_only => Err(Error::refused(
+                "read_only_token",
+                format!("token `{token}` is read-only: `{what}` writes, so it is refused"),
+            )
+            .hint("use a token made without `--read-only` (`ctxlake mcp token new NAME`)")),
+            _ => Ok(()),
+        }
+    }
+
+    /// This context narrowed to a token's grant, acting as `agent`: the default fleet stays
+    /// ours when the grant allows it, else the grant's first fleet.
+    pub fn granted(&self, agent: &str, grant: Grant) -> Ctx {
+        let mut ctx = self.clone();
+        ctx.scope.agent = agent.to_string();
+        if let Some(first) = grant
+            .fleets
+            .as_ref()
+            .and_then(|f| (!f.contains(&ctx.scope.fleet)).then(|| f.first()).flatten())
+        {
+            ctx.scope.fleet = first.clone();
+        }
+        ctx.grant = grant;
+        ctx
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -118,4 +174,9 @@ impl Ctx {
     pub fn now_rfc3339(&self) -> String {
         crate::time::format_ms(self.now_ms())
     }
+}
+
+fn list(fleets: &[String]) -> String {
+    let named: Vec<String> = fleets.iter().map(|f| format!("`{f}`")).collect();
+    named.join(", ")
 }

@@ -21,6 +21,8 @@ pub mod env {
     pub const MODEL_URL: &str = "CTXLAKE_MODEL_URL";
     pub const TRACE_SYNC: &str = "CTXLAKE_TRACE_SYNC";
     pub const TRACE_MAINT: &str = "CTXLAKE_TRACE_MAINT";
+    /// The bearer token a remote (`install --http`) entry sends; `doctor` checks it.
+    pub const MCP_TOKEN: &str = "CTXLAKE_MCP_TOKEN";
     /// Debug builds only: shift this process's clock by N ms, to prove that leases
     /// follow the lake's clock rather than a host's. Not listed: not a user setting.
     pub const TEST_CLOCK_SKEW_MS: &str = "CTXLAKE_TEST_CLOCK_SKEW_MS";
@@ -77,6 +79,10 @@ pub mod env {
         (
             TRACE_MAINT,
             "`1`: one stderr line per `maint` phase with its wall time",
+        ),
+        (
+            MCP_TOKEN,
+            "the token a runtime's `install --http` entry sends to `ctxlake mcp --http` (never written to a file)",
         ),
         (NO_COLOR, "disable colour in tables"),
     ];
@@ -169,9 +175,14 @@ impl Paths {
     pub fn run(&self) -> PathBuf {
         self.home.join("run")
     }
-    /// The bearer token of `ctxlake mcp --http` (mode 0600; `ctxlake mcp token`).
-    pub fn mcp_token(&self) -> PathBuf {
-        self.home.join("mcp-token")
+    /// The token principals of `ctxlake mcp --http`, hashed (mode 0600; `ctxlake mcp token`).
+    pub fn mcp_tokens(&self) -> PathBuf {
+        self.home.join("mcp-tokens.json")
+    }
+    /// The dashboard login links already used, kept until they expire so a restart of the
+    /// server cannot make one valid again.
+    pub fn mcp_login_nonces(&self) -> PathBuf {
+        self.state().join("mcp-login-nonces.json")
     }
     /// Host-local state of sync and maint (watermarks, locks): never shared.
     /// Where `ctxlake memory model install` unpacks models.

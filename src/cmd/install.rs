@@ -59,8 +59,8 @@ pub struct InstallArgs {
     #[arg(short, long)]
     pub yes: bool,
     /// Write the runtime's remote entry for a running `ctxlake mcp --http` at URL (default
-    /// http://127.0.0.1:8719/mcp) instead of a command; with a token configured, the entry
-    /// reads it from CTXLAKE_MCP_TOKEN
+    /// http://127.0.0.1:8719/mcp) instead of a command; the entry sends the token found in
+    /// CTXLAKE_MCP_TOKEN when the runtime starts (`ctxlake mcp token new NAME` makes one)
     #[arg(long, value_name = "URL", num_args = 0..=1,
           default_missing_value = crate::install::remote::DEFAULT_URL)]
     pub http: Option<String>,
@@ -93,6 +93,12 @@ pub fn run(a: &InstallArgs, g: &GlobalArgs) -> Result<()> {
     report(g, &inst, &reports)?;
     for n in notes(&rts, a.project, !a.no_hooks) {
         out.note(&n);
+    }
+    if opts.http.is_some() {
+        out.note(&format!(
+            "note: the entry sends the token in {var}: make one per client (`ctxlake mcp token new NAME`) and export {var} where the runtime starts; the token is never written to its config",
+            var = crate::install::remote::TOKEN_VAR
+        ));
     }
     Ok(())
 }
@@ -142,8 +148,7 @@ pub(crate) fn setup_with(
     Ok((Installer::new(env, paths), opts))
 }
 
-/// The remote entry `--http` asks for: a project entry is pinned (`/mcp/<fleet>`), and the
-/// token is referenced only when one is configured (a runtime fails on an unset variable).
+/// The remote entry `--http` asks for: a project entry is pinned (`/mcp/<fleet>`).
 fn remote(url: Option<&str>, fleet: &str, project: bool) -> Result<Option<Remote>> {
     let Some(url) = url else { return Ok(None) };
     if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -158,9 +163,7 @@ fn remote(url: Option<&str>, fleet: &str, project: bool) -> Result<Option<Remote
         u if project && u.ends_with("/mcp") => format!("{u}/{fleet}"),
         u => u.to_string(),
     };
-    let paths = crate::paths::Paths::from_env()?;
-    let token = crate::auth::token::read(&paths.mcp_token())?.is_some();
-    Ok(Some(Remote { url, token }))
+    Ok(Some(Remote { url }))
 }
 
 /// Named runtimes (checked), `--all`/`--yes` (every detected), or a prompt on a terminal.

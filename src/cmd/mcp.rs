@@ -23,7 +23,9 @@ use crate::tools::Ctx;
 ///
 /// With `--http [ADDR]` the same tools are served over MCP Streamable HTTP: `POST /mcp`
 /// (open mode), `POST /mcp/<fleet>` (pinned to that fleet), `GET /health`. Loopback
-/// only unless `--bind` names another address, which needs `ctxlake mcp token new`.
+/// unless `--bind` names another address. Every request needs a token, loopback too
+/// (`ctxlake mcp token new NAME`; the first start makes the owner token); a call acts as
+/// its token's agent in its token's fleets. `--no-auth` (loopback only) turns that off.
 /// `GET /` and `GET /fleet/<fleet>` serve a read-only fleet dashboard to a browser;
 /// `ctxlake mcp token show --link` prints a one-time login link for it.
 ///
@@ -46,15 +48,15 @@ pub struct McpArgs {
 pub enum McpCommand {
     /// List the running servers (stdio by parent process, HTTP by URL) and the latest tool calls.
     Status,
-    /// Manage the bearer token of `ctxlake mcp --http`.
+    /// Manage the tokens of `ctxlake mcp --http` (each client gets its own).
     #[command(subcommand)]
-    Token(super::mcp_http::TokenCmd),
+    Token(super::mcp_token::TokenCmd),
 }
 
 pub fn run(args: &McpArgs, g: &GlobalArgs) -> Result<()> {
     match args.command {
         Some(McpCommand::Status) => show_status(g),
-        Some(McpCommand::Token(ref t)) => super::mcp_http::token(t, g),
+        Some(McpCommand::Token(ref t)) => super::mcp_token::run(t, g),
         None => serve(args, g),
     }
 }

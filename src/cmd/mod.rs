@@ -18,6 +18,7 @@ pub mod lake;
 pub mod maint;
 pub mod mcp;
 pub mod mcp_http;
+pub mod mcp_token;
 pub mod memory;
 pub mod progress;
 pub mod service;

@@ -1,12 +1,17 @@
 //! The dashboard's browser login: `ctxlake mcp token show --link` signs a short-lived,
-//! single-use link with the token (HMAC-SHA256, so the CLI needs no channel to the server);
-//! the server checks it once, then keeps a random cookie session in memory. Sessions die
-//! with the token they were issued under (rotate or revoke it and every cookie stops).
+//! single-use link with the owner token's key (HMAC-SHA256 keyed by the hash the token store
+//! keeps, so the CLI needs no channel to the server and no secret is kept anywhere); the
+//! server checks it once, then keeps a random cookie session in memory. Sessions die with
+//! the token they were issued under (revoke it and every cookie stops). Used links are
+//! written down until they expire, so a restart cannot make one valid again.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
+
+use crate::auth::Who;
 
 /// How long a printed link may wait before it is opened.
 pub(crate) const LINK_TTL_SECS: i64 = 600;
@@ -93,26 +98,52 @@ pub(crate) fn parse_query(q: &str) -> Option<LinkQuery<'_>> {
     })
 }
 
-/// Used link nonces and live cookie sessions, in memory (a restart logs browsers out).
+/// Used link nonces (also on disk) and live cookie sessions (in memory: a restart logs
+/// browsers out).
 #[derive(Default)]
 pub(crate) struct Logins {
     inner: Mutex<State>,
+    /// Where used nonces are written; `None` keeps them in memory only (tests).
+    file: Option<PathBuf>,
 }
 
 #[derive(Default)]
 struct State {
     /// nonce → the link's expiry (kept until then, so it cannot be replayed).
     used: HashMap<String, i64>,
-    /// session id → (expiry, sha256 of the token it was issued under).
-    sessions: HashMap<String, (i64, String)>,
+    /// session id → (expiry, the token it was issued under).
+    sessions: HashMap<String, (i64, Who)>,
 }
 
 impl Logins {
-    /// Check a link once: right signature, not expired, not used. On success a new session
-    /// id for the cookie.
-    pub(crate) fn redeem(&self, token: &str, q: &LinkQuery, now_secs: i64) -> Option<String> {
+    /// Logins whose used nonces live in `file` (read now; unreadable means none were used,
+    /// and the next redeem rewrites it).
+    pub(crate) fn open(file: PathBuf) -> Logins {
+        let used = std::fs::read(&file)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<HashMap<String, i64>>(&b).ok())
+            .unwrap_or_default();
+        Logins {
+            inner: Mutex::new(State {
+                used,
+                sessions: HashMap::new(),
+            }),
+            file: Some(file),
+        }
+    }
+
+    /// Check a link once: signed with `key` (the owner token's), not expired, not used. On
+    /// success a new session id for the cookie, bound to `who`. A nonce that cannot be
+    /// written down is refused: a restart must never make a used link valid again.
+    pub(crate) fn redeem(
+        &self,
+        key: &str,
+        who: Who,
+        q: &LinkQuery,
+        now_secs: i64,
+    ) -> Option<String> {
         let fresh = q.exp >= now_secs && q.exp <= now_secs + LINK_TTL_SECS + 60;
-        let expected = signature(token, q.to, q.exp, q.nonce);
+        let expected = signature(key, q.to, q.exp, q.nonce);
         if !fresh || !landing_ok(q.to) || !crate::auth::token::matches(q.sig, &expected) {
             return None;
         }
@@ -125,19 +156,22 @@ impl Logins {
         if st.used.insert(q.nonce.to_string(), q.exp).is_some() {
             return None;
         }
-        let owner = crate::digest::sha256_hex(token.as_bytes());
+        if let Some(file) = &self.file {
+            let bytes = serde_json::to_vec(&st.used).ok()?;
+            crate::fsutil::write_atomic(file, &bytes, 0o600).ok()?;
+        }
         st.sessions
-            .insert(sid.clone(), (now_secs + SESSION_TTL_SECS, owner));
+            .insert(sid.clone(), (now_secs + SESSION_TTL_SECS, who));
         Some(sid)
     }
 
-    /// Whether a cookie's session is live and was issued under the current token.
-    pub(crate) fn session_ok(&self, sid: &str, token: &str, now_secs: i64) -> bool {
+    /// The token a cookie's live session was issued under (the caller checks it still exists).
+    pub(crate) fn session(&self, sid: &str, now_secs: i64) -> Option<Who> {
         let st = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let owner = crate::digest::sha256_hex(token.as_bytes());
         st.sessions
             .get(sid)
-            .is_some_and(|(exp, o)| *exp >= now_secs && *o == owner)
+            .filter(|(exp, _)| *exp >= now_secs)
+            .map(|(_, who)| who.clone())
     }
 }
 
@@ -165,26 +199,64 @@ mod tests {
         );
     }
 
+    fn owner() -> Who {
+        Who {
+            name: "owner".into(),
+            key: T.into(),
+        }
+    }
+
     #[test]
-    fn a_link_works_once_and_only_with_its_token_and_target() {
+    fn a_link_works_once_and_only_with_its_key_and_target() {
         let l = Logins::default();
         let q = link_query(T, "/fleet/team", 1000).unwrap();
         let parsed = parse_query(&q).unwrap();
         let other = "f".repeat(64);
-        assert!(l.redeem(&other, &parsed, 1000).is_none(), "another token");
-        let sid = l.redeem(T, &parsed, 1000).expect("first use");
-        assert!(l.session_ok(&sid, T, 1001));
-        assert!(!l.session_ok(&sid, &other, 1001), "a rotated token ends it");
-        assert!(!l.session_ok(&sid, T, 1000 + SESSION_TTL_SECS + 1));
-        assert!(l.redeem(T, &parsed, 1001).is_none(), "single use");
+        assert!(
+            l.redeem(&other, owner(), &parsed, 1000).is_none(),
+            "another key"
+        );
+        let sid = l.redeem(T, owner(), &parsed, 1000).expect("first use");
+        assert_eq!(l.session(&sid, 1001), Some(owner()));
+        assert_eq!(l.session(&sid, 1000 + SESSION_TTL_SECS + 1), None);
+        assert!(l.redeem(T, owner(), &parsed, 1001).is_none(), "single use");
         let q2 = link_query(T, "/", 1000).unwrap();
         let p2 = parse_query(&q2).unwrap();
         assert!(
-            l.redeem(T, &p2, 1000 + LINK_TTL_SECS + 1).is_none(),
+            l.redeem(T, owner(), &p2, 1000 + LINK_TTL_SECS + 1)
+                .is_none(),
             "expired"
         );
         let forged = q2.replace("to=/", "to=/fleet/other");
-        assert!(l.redeem(T, &parse_query(&forged).unwrap(), 1000).is_none());
+        assert!(
+            l.redeem(T, owner(), &parse_query(&forged).unwrap(), 1000)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_used_link_stays_used_after_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("state/nonces.json");
+        let q = link_query(T, "/", 1000).unwrap();
+        let parsed = parse_query(&q).unwrap();
+        assert!(
+            Logins::open(file.clone())
+                .redeem(T, owner(), &parsed, 1000)
+                .is_some()
+        );
+        let restarted = Logins::open(file.clone());
+        assert!(restarted.redeem(T, owner(), &parsed, 1001).is_none());
+        std::fs::remove_file(&file).unwrap();
+        std::fs::create_dir(&file).unwrap();
+        let q3 = link_query(T, "/", 1000).unwrap();
+        let unwritable = Logins::open(file);
+        assert!(
+            unwritable
+                .redeem(T, owner(), &parse_query(&q3).unwrap(), 1000)
+                .is_none(),
+            "a nonce that cannot be written down is refused"
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ fn ctx(home: &std::path::Path) -> Ctx {
             session: "s".into(),
         },
         pinned_fleet: None,
+        grant: Default::default(),
         cwd: home.to_path_buf(),
         clock: crate::ctx::Clock::Fixed(NOW),
         trace: crate::ctx::Trace::default(),

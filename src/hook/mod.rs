@@ -144,6 +144,7 @@ fn context(
         config,
         scope,
         pinned_fleet: None,
+        grant: Default::default(),
         cwd,
         clock: crate::ctx::Clock::System,
         trace: crate::ctx::Trace::default(),

@@ -1,22 +1,21 @@
 //! `ctxlake install <runtime> --http [URL]`: each runtime's own remote-server entry for a
-//! running `ctxlake mcp --http`. The token is never written in clear: the entry names the
-//! `CTXLAKE_MCP_TOKEN` variable in the runtime's own expansion syntax.
+//! running `ctxlake mcp --http`. Every entry sends a token, and never holds it: the entry
+//! names the `CTXLAKE_MCP_TOKEN` variable in the runtime's own expansion syntax.
 
 use serde_json::{Value, json};
 
 use super::Runtime;
 use crate::error::{Error, Result};
 
-/// The variable the runtimes read the bearer token from (`ctxlake mcp token show`).
-pub const TOKEN_VAR: &str = "CTXLAKE_MCP_TOKEN";
+/// The variable the runtimes read the bearer token from (`ctxlake mcp token new NAME`).
+pub const TOKEN_VAR: &str = crate::paths::env::MCP_TOKEN;
 /// Where `ctxlake mcp --http` listens by default (a test holds it to `DEFAULT_ADDR`).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:8719/mcp";
 
-/// A remote entry: the endpoint, and whether requests must carry the token.
+/// A remote entry: the endpoint it names.
 #[derive(Debug, Clone)]
 pub struct Remote {
     pub url: String,
-    pub token: bool,
 }
 
 /// The `Authorization` header with the token as a variable reference in `syntax`.
@@ -35,13 +34,7 @@ pub fn entry(rt: Runtime, r: &Remote) -> Result<Value> {
         Runtime::Opencode => json!({ "type": "remote", "url": url, "enabled": true }),
         Runtime::Windsurf => json!({ "serverUrl": url }),
         // Codex reads the token from the variable itself: no header template needed.
-        Runtime::Codex => {
-            let mut e = json!({ "url": url });
-            if r.token {
-                e["bearer_token_env_var"] = json!(TOKEN_VAR);
-            }
-            return Ok(e);
-        }
+        Runtime::Codex => return Ok(json!({ "url": url, "bearer_token_env_var": TOKEN_VAR })),
         _ => {
             return Err(Error::usage(
                 "no_remote_entry",
@@ -53,15 +46,13 @@ pub fn entry(rt: Runtime, r: &Remote) -> Result<Value> {
             .hint(format!("install `{}` without `--http`", rt.name())));
         }
     };
-    if r.token {
-        let syntax = match rt {
-            Runtime::ClaudeCode => format!("${{{TOKEN_VAR}}}"),
-            Runtime::Gemini => format!("${TOKEN_VAR}"),
-            Runtime::Opencode => format!("{{env:{TOKEN_VAR}}}"),
-            _ => format!("${{env:{TOKEN_VAR}}}"),
-        };
-        e["headers"] = auth(&syntax);
-    }
+    let syntax = match rt {
+        Runtime::ClaudeCode => format!("${{{TOKEN_VAR}}}"),
+        Runtime::Gemini => format!("${TOKEN_VAR}"),
+        Runtime::Opencode => format!("{{env:{TOKEN_VAR}}}"),
+        _ => format!("${{env:{TOKEN_VAR}}}"),
+    };
+    e["headers"] = auth(&syntax);
     Ok(e)
 }
 
@@ -79,7 +70,6 @@ mod tests {
     fn entries_name_the_token_variable_never_the_token() {
         let r = Remote {
             url: DEFAULT_URL.into(),
-            token: true,
         };
         let claude = entry(Runtime::ClaudeCode, &r).unwrap();
         assert_eq!(claude["type"], "http");
@@ -96,16 +86,10 @@ mod tests {
             entry(Runtime::Codex, &r).unwrap()["bearer_token_env_var"],
             TOKEN_VAR
         );
-        let open = Remote {
-            url: DEFAULT_URL.into(),
-            token: false,
-        };
-        assert!(
-            entry(Runtime::ClaudeCode, &open)
-                .unwrap()
-                .get("headers")
-                .is_none()
+        assert_eq!(
+            entry(Runtime::Cursor, &r).unwrap()["headers"]["Authorization"],
+            "Bearer ${env:CTXLAKE_MCP_TOKEN}"
         );
-        assert!(entry(Runtime::Zed, &open).is_err());
+        assert!(entry(Runtime::Zed, &r).is_err());
     }
 }

@@ -9,6 +9,10 @@ pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const META_CLIENT_CAPS: &str = "io.modelcontextprotocol/clientCapabilities";
 pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const META_SUBSCRIPTION: &str = "io.modelcontextprotocol/subscriptionId";
+/// Our own `_meta` key (the spec reserves `io.modelcontextprotocol/` and leaves other
+/// prefixes to implementations): a stateless HTTP client's session key, so two clients
+/// sharing one token still hold their leases apart.
+pub const META_SESSION: &str = "ctxlake/session";
 
 /// Every revision we speak, oldest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

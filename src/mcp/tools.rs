@@ -118,7 +118,12 @@ pub fn call(ctx: &Ctx, version: Version, params: &Map<String, Value>) -> Result<
             format!("arguments exceed {MAX_ARGS_BYTES} bytes"),
         ));
     }
-    let (outcome, code) = match (tool.call)(ctx, args.clone()) {
+    // Refused before the arguments are even decoded: a read-only token learns that first.
+    let ran = match ctx.check_write(tool.name) {
+        Err(e) if !tool.read_only => Err(e),
+        _ => (tool.call)(ctx, args.clone()),
+    };
+    let (outcome, code) = match ran {
         Ok(v) => (Ok(success(version, v)), None),
         Err(e) => {
             let code = e.code;

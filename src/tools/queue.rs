@@ -41,8 +41,10 @@ pub fn record(ctx: &Ctx, fleet: &str, kind: RecordKind, payload: Value) -> Recor
     }
 }
 
-/// Pass `payload` through the write boundary and durably spool it.
+/// Pass `payload` through the write boundary and durably spool it (unless the caller's
+/// token is read-only: every write tool comes through here, so none can skip that check).
 pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Result<Queued> {
+    ctx.check_write(kind.as_str())?;
     let scrubbed = scrub(&mut payload, crate::rules::MAX_TEXT_CHARS);
     let rec = record(ctx, fleet, kind, payload);
     let wait = spool::Wait::Fail(ctx.config.lock_wait());

@@ -35,7 +35,7 @@ as carol s-carol "$CTXLAKE" memory propose "Login tests pass with $PAY" --type o
 as carol s-carol "$CTXLAKE" memory propose "Prefer tabs for indentation" --type preference --subject style --evidence-json "$(ev s-carol 4)"
 pipeline || fail "second sync/maint"
 
-"$CTXLAKE" mcp token new >/dev/null
+# The first start makes the owner token, which signs the login links below.
 "$CTXLAKE" mcp --http 127.0.0.1:0 2>"$T/server.err" </dev/null &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$T"' EXIT

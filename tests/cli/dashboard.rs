@@ -1,9 +1,9 @@
 //! The fleet dashboard on `ctxlake mcp --http`, as a real process over real sockets: strict
-//! headers on every page, HTML and never JSON, lake text rendered escaped, and the token
-//! (bearer header or a one-time login link, then a cookie) required when one is configured.
+//! headers on every page, HTML and never JSON, lake text rendered escaped, and a token (bearer
+//! header, or a one-time login link then a cookie) always required, showing that token's fleets.
 
 use crate::common::Env;
-use crate::http::client::{Resp, Server};
+use crate::http::client::{Resp, Server, new_token};
 
 const PAYLOAD: &str = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> javascript:alert(1) \u{202E}rtl\u{202C}";
 
@@ -147,12 +147,10 @@ fn link(env: &Env, page: &str) -> String {
 }
 
 #[test]
-fn with_a_token_only_the_bearer_or_a_one_time_login_link_opens_the_dashboard() {
+fn only_a_token_or_a_one_time_login_link_opens_the_dashboard() {
     let mut env = env();
     small_fleet(&mut env, "login half done");
-    let out = env.cmd().args(["mcp", "token", "new"]).output().unwrap();
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let s = Server::start(&env, &[]);
+    let s = Server::bare(&env, &[]);
     let refused = s.request("GET", "/fleet/team", &[], b"");
     assert_eq!(refused.status, 401);
     assert!(
@@ -168,6 +166,7 @@ fn with_a_token_only_the_bearer_or_a_one_time_login_link_opens_the_dashboard() {
             .status,
         401
     );
+    let token = new_token(&env, "viewer", &[]);
     let good = format!("Bearer {token}");
     assert_html_page(&s.request("GET", "/fleet/team", &[("Authorization", &good)], b""));
 
@@ -181,7 +180,6 @@ fn with_a_token_only_the_bearer_or_a_one_time_login_link_opens_the_dashboard() {
     for attr in ["HttpOnly", "SameSite=Strict", "Path=/"] {
         assert!(cookie.contains(attr), "{attr} missing: {cookie}");
     }
-    assert!(!cookie.contains(&token), "the cookie is not the token");
     let pair = cookie.split(';').next().unwrap().to_string();
     let page = s.request("GET", "/fleet/team", &[("Cookie", &pair)], b"");
     assert_html_page(&page);
@@ -197,12 +195,65 @@ fn with_a_token_only_the_bearer_or_a_one_time_login_link_opens_the_dashboard() {
         .output()
         .unwrap();
     assert_eq!(bad_page.status.code(), Some(2));
-    env.cmd().args(["mcp", "token", "new"]).assert().success();
-    let stale = s.request("GET", "/fleet/team", &[("Cookie", &pair)], b"");
+
+    // A used link stays used after a restart; a cookie does not outlive the server.
+    drop(s);
+    let s = Server::bare(&env, &[]);
+    assert_eq!(
+        s.request("GET", &login, &[], b"").status,
+        401,
+        "replayed after a restart"
+    );
+    assert_eq!(s.request("GET", "/", &[("Cookie", &pair)], b"").status, 401);
+    // A cookie dies with the token it was issued under.
+    let again = s.request("GET", &link(&env, "/"), &[], b"");
+    let pair = again
+        .header("set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_html_page(&s.request("GET", "/", &[("Cookie", &pair)], b""));
+    env.cmd()
+        .args(["mcp", "token", "revoke", "owner"])
+        .assert()
+        .success();
+    let stale = s.request("GET", "/", &[("Cookie", &pair)], b"");
     assert_eq!(
         stale.status, 401,
-        "a new token ends the old cookie sessions"
+        "revoking the owner ends its cookie sessions"
     );
+}
+
+#[test]
+fn a_token_limited_to_fleets_sees_only_those() {
+    let mut env = env();
+    small_fleet(&mut env, "login half done");
+    env.extra.retain(|(k, _)| k != "CTXLAKE_FLEET_ID");
+    env.extra.push(("CTXLAKE_FLEET_ID".into(), "other".into()));
+    env.cmd()
+        .args(["fleet", "claim", "x", "--reason", "r"])
+        .assert()
+        .success();
+    env.cmd().arg("sync").assert().success();
+    let only = format!(
+        "Bearer {}",
+        new_token(&env, "only-other", &["--fleet", "other"])
+    );
+    let s = Server::start(&env, &[]);
+    let auth = [("Authorization", only.as_str())];
+    let list = s.request("GET", "/", &auth, b"");
+    assert!(
+        list.body.contains("/fleet/other") && !list.body.contains("/fleet/team"),
+        "{}",
+        list.body
+    );
+    let r = s.request("GET", "/fleet/team", &auth, b"");
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("only-other"), "{}", r.body);
+    let all = s.request("GET", "/", &[], b"");
+    assert!(all.body.contains("/fleet/team") && all.body.contains("/fleet/other"));
 }
 
 #[test]

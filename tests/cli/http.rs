@@ -1,9 +1,16 @@
 //! `ctxlake mcp --http` as a real process on a loopback port: the security defaults (403,
-//! 401, refusing a non-loopback bind, 413, parse errors), sessions ending in 404, pinned
-//! fleets kept apart, and initialize → tools/list → tools/call in both protocol eras.
+//! 401 on loopback too, `--no-auth` on loopback only, 413, parse errors), sessions ending in
+//! 404, pinned fleets kept apart, and initialize → tools/list → tools/call in both eras.
+//! Token principals: `http/principals.rs`; deadlines and caps: `http/stall.rs`.
 
 #[path = "http/client.rs"]
 pub mod client;
+#[path = "http/install.rs"]
+mod install;
+#[path = "http/principals.rs"]
+mod principals;
+#[path = "http/stall.rs"]
+mod stall;
 
 use std::time::Duration;
 
@@ -48,55 +55,65 @@ fn foreign_host_or_origin_is_forbidden_and_loopback_names_pass() {
 }
 
 #[test]
-fn with_a_token_requests_without_it_or_with_a_wrong_one_get_401() {
+fn a_token_is_required_on_loopback_too_and_the_first_start_makes_the_owner() {
     let env = Env::new();
-    let out = env.cmd().args(["mcp", "token", "new"]).output().unwrap();
-    assert!(out.status.success());
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    assert_eq!(token.len(), 64);
-    let shown = env.cmd().args(["mcp", "token", "show"]).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), token);
-    let s = Server::start(&env, &[]);
-    let good = format!("Bearer {token}");
-    let wrong = format!("Bearer {}", "0".repeat(64));
-    let body = client::init(V);
-    assert_eq!(s.post("/mcp", &[], &body).status, 401);
-    let r = s.post("/mcp", &[("Authorization", &wrong)], &body);
-    assert_eq!(r.status, 401);
+    let store = env.ctxlake_home().join("mcp-tokens.json");
+    assert!(!store.exists());
+    let s = Server::bare(&env, &[]);
+    let said = s.said();
     assert!(
-        r.header("www-authenticate")
+        said.contains("made the owner token") && said.contains("mcp token new NAME"),
+        "the first start says how clients get a token: {said}"
+    );
+    assert!(store.exists(), "the owner token was made");
+    let body = client::init(V);
+    let none = s.post("/mcp", &[], &body);
+    assert_eq!(none.status, 401, "no token, loopback or not: {}", none.body);
+    assert!(
+        none.header("www-authenticate")
             .is_some_and(|v| v.starts_with("Bearer"))
     );
+    let wrong = Server::bearer(&"0".repeat(64));
     assert_eq!(
-        s.post("/mcp", &[("Authorization", &good)], &body).status,
-        200
+        s.post("/mcp", &[("Authorization", &wrong)], &body).status,
+        401
     );
-    assert_eq!(s.request("GET", "/mcp/team/health", &[], b"").status, 401);
+    // A token made while the server runs works on the next request.
+    let token = client::new_token(&env, "ci", &[]);
+    let good = Server::bearer(&token);
     let auth = [("Authorization", good.as_str())];
+    assert_eq!(s.post("/mcp", &auth, &body).status, 200);
+    assert_eq!(s.request("GET", "/mcp/team/health", &[], b"").status, 401);
     assert_eq!(s.request("GET", "/mcp/team/health", &auth, b"").status, 200);
     assert_eq!(
         s.request("GET", "/health", &[], b"").status,
         200,
         "health is open"
     );
-    // Revoking takes effect at once: a loopback server is open again.
-    assert!(
-        env.cmd()
-            .args(["mcp", "token", "revoke"])
-            .output()
-            .unwrap()
-            .status
-            .success()
+    // Revoking denies at once, and never opens the server.
+    env.cmd()
+        .args(["mcp", "token", "revoke", "ci"])
+        .assert()
+        .success();
+    assert_eq!(s.post("/mcp", &auth, &body).status, 401);
+    assert_eq!(s.post("/mcp", &[], &body).status, 401);
+    env.cmd()
+        .args(["mcp", "token", "revoke", "owner"])
+        .assert()
+        .success();
+    assert_eq!(
+        s.post("/mcp", &[], &body).status,
+        401,
+        "an empty store opens nothing"
     );
-    assert_eq!(s.post("/mcp", &[], &body).status, 200);
 }
 
 #[test]
-fn a_non_loopback_bind_without_a_token_refuses_to_start() {
+fn no_auth_is_for_loopback_only_and_warns() {
     let env = Env::new();
     for args in [
-        &["mcp", "--http", "0.0.0.0:0"][..],
-        &["mcp", "--bind", "0.0.0.0:0"],
+        &["mcp", "--http", "0.0.0.0:0", "--no-auth"][..],
+        &["mcp", "--bind", "10.0.0.1:0", "--no-auth"],
     ] {
         let out = env
             .cmd()
@@ -104,13 +121,18 @@ fn a_non_loopback_bind_without_a_token_refuses_to_start() {
             .timeout(Duration::from_secs(20))
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("needs a bearer token") && err.contains("mcp token new"),
-            "{err}"
-        );
+        assert!(err.contains("loopback"), "{err}");
     }
+    let s = Server::bare(&env, &["--no-auth"]);
+    assert!(s.said().contains("warning: --no-auth"), "{}", s.said());
+    let r = s.post("/mcp", &[], &client::init(V));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        !env.ctxlake_home().join("mcp-tokens.json").exists(),
+        "no token is made for a --no-auth server"
+    );
 }
 
 #[test]
@@ -148,9 +170,17 @@ fn a_request_for_an_ended_session_gets_404() {
     let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
     assert_eq!(s.post("/mcp", &h, &list).status, 200);
     assert_eq!(
-        s.post("/mcp", &[("Mcp-Session-Id", &sid)], &list).status,
+        s.post(
+            "/mcp",
+            &[
+                ("Mcp-Session-Id", &sid),
+                ("MCP-Protocol-Version", "2025-06-18")
+            ],
+            &list
+        )
+        .status,
         400,
-        "no version header"
+        "another version than the session's"
     );
     assert_eq!(s.request("DELETE", "/mcp", &h, b"").status, 204);
     let r = s.post("/mcp", &h, &list);
@@ -253,6 +283,15 @@ fn initialize_list_and_call_in_both_eras_then_status_and_log_see_it() {
         &modern("tools/call", json!({"name": "fleet_status"})),
     );
     assert_eq!(c.json()["result"]["resultType"], "complete", "{}", c.body);
+    let logged = env.json(&["mcp", "status"])["recent_calls"].clone();
+    assert!(
+        logged
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["session"] == "http-test"),
+        "a stateless call runs as its token's own session: {logged}"
+    );
     let run = env.ctxlake_home().join("run");
     assert!(s.stop().success(), "SIGTERM ends it cleanly");
     assert_eq!(
@@ -279,97 +318,6 @@ fn the_stdio_server_starts_no_runtime_threads() {
     drop(child.stdin.take());
     child.wait().unwrap();
     assert_eq!(tasks, 1, "stdio `ctxlake mcp` must stay single-threaded");
-}
-
-#[test]
-fn install_http_writes_remote_entries_that_name_the_token_variable_only() {
-    let env = Env::new();
-    let out = env.cmd().args(["mcp", "token", "new"]).output().unwrap();
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let install = |args: &[&str]| {
-        env.cmd()
-            .arg("install")
-            .args(args)
-            .args(["--force", "--no-hooks"])
-            .output()
-            .unwrap()
-    };
-    assert!(install(&["claude-code", "--http"]).status.success());
-    let file = env.home().join(".claude.json");
-    let text = std::fs::read_to_string(&file).unwrap();
-    assert!(
-        !text.contains(&token),
-        "the token is never written in clear"
-    );
-    let entry = &serde_json::from_str::<Value>(&text).unwrap()["mcpServers"]["ctxlake"];
-    assert_eq!(entry["type"], "http");
-    assert_eq!(entry["url"], "http://127.0.0.1:8719/mcp");
-    assert_eq!(
-        entry["headers"]["Authorization"],
-        "Bearer ${CTXLAKE_MCP_TOKEN}"
-    );
-    let out = install(&["codex", "--http", "http://127.0.0.1:9000/mcp"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let toml = std::fs::read_to_string(env.home().join(".codex/config.toml")).unwrap();
-    assert!(
-        toml.contains("url = \"http://127.0.0.1:9000/mcp\""),
-        "{toml}"
-    );
-    assert!(
-        toml.contains("bearer_token_env_var = \"CTXLAKE_MCP_TOKEN\"") && !toml.contains(&token)
-    );
-    let zed = install(&["zed", "--http"]);
-    assert_eq!(zed.status.code(), Some(2), "no remote entry for zed");
-    let un = env
-        .cmd()
-        .args(["uninstall", "claude-code", "codex"])
-        .output()
-        .unwrap();
-    assert!(
-        un.status.success(),
-        "{}",
-        String::from_utf8_lossy(&un.stderr)
-    );
-    assert!(
-        !file.exists(),
-        "uninstall removes exactly what install wrote"
-    );
-}
-
-#[test]
-fn service_install_http_writes_its_own_unit_next_to_sync() {
-    let env = Env::new();
-    let svc = |args: &[&str]| {
-        env.cmd()
-            .arg("service")
-            .args(args)
-            .arg("--no-start")
-            .output()
-            .unwrap()
-    };
-    assert!(svc(&["install"]).status.success());
-    assert!(
-        svc(&["install", "--http", "127.0.0.1:9123"])
-            .status
-            .success()
-    );
-    let dir = env.home().join(".config/systemd/user");
-    let unit = std::fs::read_to_string(dir.join("ctxlake-mcp-http.service")).unwrap();
-    let exec = unit.lines().find(|l| l.starts_with("ExecStart=")).unwrap();
-    assert!(exec.ends_with(" mcp --http 127.0.0.1:9123"), "{exec}");
-    let sync = std::fs::read_to_string(dir.join("ctxlake-sync.service")).unwrap();
-    assert!(sync.contains(" sync --watch"), "the sync unit is untouched");
-    assert_eq!(
-        svc(&["install", "--http", "nonsense"]).status.code(),
-        Some(2)
-    );
-    assert!(svc(&["uninstall", "--http"]).status.success());
-    assert!(!dir.join("ctxlake-mcp-http.service").exists());
-    assert!(dir.join("ctxlake-sync.service").exists());
 }
 
 #[test]

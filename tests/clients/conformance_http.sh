@@ -2,10 +2,11 @@
 # Run the official conformance suite DIRECTLY against `ctxlake mcp --http` (no bridge), for
 # every server scenario that applies to a tools-only server (the README lists the others and
 # why). `conformance` on PATH is the npm `latest` (0.1.16); CONFORMANCE_NEXT, when set, is a
-# 0.2.0-alpha build that also has the 2026-07-28 scenarios.
+# 0.2.0-alpha build that also has the 2026-07-28 scenarios. The suite sends no
+# `Authorization` header, so this server runs with `--no-auth` (loopback only).
 # usage: tests/clients/conformance_http.sh /path/to/ctxlake   (Node 22 on PATH)
 set -euo pipefail
-source "$(dirname "$0")/http_server.sh" "${1:?usage: conformance_http.sh /path/to/ctxlake}"
+source "$(dirname "$0")/http_server.sh" "${1:?usage: conformance_http.sh /path/to/ctxlake}" --no-auth
 fails=0
 run() { # run TOOL SCENARIO [args...]
   local tool=$1 scenario=$2

@@ -2,11 +2,12 @@
 
 usage: python mcp_sdk_http_client.py /path/to/ctxlake
 
-Starts the server on a free loopback port in a throw-away CTXLAKE_HOME, then lists the eight
-tools and calls every one of them in `legacy` (initialize handshake, Mcp-Session-Id) and
-`auto` (server/discover probe, stateless 2026-07-28) mode; checks that a pinned URL refuses
-another fleet, and that with a token the SDK gets in only with `Authorization: Bearer`.
-Exits non-zero on the first failed check.
+Starts the server on a free loopback port in a throw-away CTXLAKE_HOME with a client token
+(`ctxlake mcp token new sdk`), then lists the eight tools and calls every one of them in
+`legacy` (initialize handshake, Mcp-Session-Id) and `auto` (server/discover probe, stateless
+2026-07-28) mode with `Authorization: Bearer`; checks that the calls act as the token's agent,
+that a pinned URL refuses another fleet, that a read-only token is refused a write, and that
+without a token the SDK is refused (401). Exits non-zero on the first failed check.
 """
 
 import os
@@ -27,9 +28,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcp_sdk_client import CALLS, TOOLS, check  # noqa: E402  (same checks as over stdio)
 
 
+def env_of(home):
+    return {"PATH": os.environ.get("PATH", ""), "HOME": home,
+            "CTXLAKE_HOME": os.path.join(home, ".ctxlake"), "CTXLAKE_FLEET_ID": "team"}
+
+
+def new_token(binary, home, name, *args):
+    return subprocess.run([binary, "mcp", "token", "new", name, *args], env=env_of(home),
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def client(url, token, mode, timeout=15):
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    return Client(streamable_http_client(url, http_client=http), mode=mode,
+                  read_timeout_seconds=timeout)
+
+
 def start(binary, home):
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": home,
-           "CTXLAKE_HOME": os.path.join(home, ".ctxlake"), "CTXLAKE_FLEET_ID": "team"}
+    env = env_of(home)
     p = subprocess.Popen([binary, "mcp", "--http", "127.0.0.1:0"], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()
@@ -40,8 +56,8 @@ def start(binary, home):
     return p, url
 
 
-async def every_tool(url, mode):
-    async with Client(url, mode=mode, read_timeout_seconds=15) as c:
+async def every_tool(url, token, mode):
+    async with client(url, token, mode) as c:
         print(f"--- http mode={mode} protocol={c.protocol_version}")
         listed = {t.name for t in (await c.list_tools()).tools}
         check(listed == TOOLS, f"[http {mode}] tools/list has the eight tools")
@@ -51,11 +67,23 @@ async def every_tool(url, mode):
             check(not r.is_error and s is not None and ok(s), f"[http {mode}] {name}")
         r = await c.call_tool("memory_search", {"query": 42})
         check(r.is_error, f"[http {mode}] a wrong-typed argument is an isError result")
+        r = await c.call_tool("fleet_status", {})
+        check(r.structured_content["agent"] == "sdk",
+              f"[http {mode}] calls act as the token's agent ({r.structured_content['agent']})")
         return c.protocol_version
 
 
-async def pinned(url, mode):
-    async with Client(url + "/team", mode=mode, read_timeout_seconds=15) as c:
+async def read_only(url, token, mode):
+    async with client(url, token, mode) as c:
+        r = await c.call_tool("fleet_claim", {"paths": ["src/x"], "reason": "r"})
+        check(r.is_error and "read_only_token" in r.content[0].text and "`viewer`" in r.content[0].text,
+              f"[http {mode} read-only] a write is refused naming the token")
+        r = await c.call_tool("fleet_status", {})
+        check(not r.is_error, f"[http {mode} read-only] a read works")
+
+
+async def pinned(url, token, mode):
+    async with client(url + "/team", token, mode) as c:
         r = await c.call_tool("fleet_status", {"fleet": "elsewhere"})
         check(r.is_error and "fleet_not_accessible" in r.content[0].text,
               f"[http {mode} pinned] another fleet is refused with fleet_not_accessible")
@@ -64,7 +92,7 @@ async def pinned(url, mode):
               f"[http {mode} pinned] own fleet works")
 
 
-async def with_token(url, token):
+async def without_token(url):
     refused = None
     try:
         async with Client(url, mode="legacy", read_timeout_seconds=5) as c:
@@ -77,7 +105,7 @@ async def with_token(url, token):
     # The SDK reports any non-2xx answer as MCPError -32603 without the status, so the
     # status itself is checked with a bare request below.
     check(refused is not None and isinstance(leaves[0], MCPError),
-          f"[http token] a client without the token is refused ({leaves[0]!r:.80})")
+          f"[http no token] a client without a token is refused ({leaves[0]!r:.80})")
     req = urllib.request.Request(url, data=b"{}", method="POST",
                                  headers={"Content-Type": "application/json"})
     try:
@@ -85,28 +113,24 @@ async def with_token(url, token):
         status = 200
     except urllib.error.HTTPError as e:
         status = e.code
-    check(status == 401, f"[http token] that refusal is HTTP 401 (got {status})")
-    client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-    async with Client(streamable_http_client(url, http_client=client), mode="legacy") as c:
-        names = {t.name for t in (await c.list_tools()).tools}
-        check(names == TOOLS, "[http token] with `Authorization: Bearer` the tools are listed")
+    check(status == 401, f"[http no token] that refusal is HTTP 401 (got {status})")
 
 
 async def main(binary):
     with tempfile.TemporaryDirectory() as home:
+        token = new_token(binary, home, "sdk")
+        viewer = new_token(binary, home, "viewer", "--read-only")
         server, url = start(binary, home)
         try:
-            legacy = await every_tool(url, "legacy")
+            legacy = await every_tool(url, token, "legacy")
             check(legacy == "2025-11-25", f"[http] legacy mode negotiated {legacy}")
-            auto = await every_tool(url, "auto")
+            auto = await every_tool(url, token, "auto")
             check(auto == "2026-07-28", f"[http] auto mode chose the stateless era ({auto})")
-            await pinned(url, "legacy")
-            await pinned(url, "auto")
-            env = {"PATH": os.environ.get("PATH", ""), "HOME": home,
-                   "CTXLAKE_HOME": os.path.join(home, ".ctxlake")}
-            token = subprocess.run([binary, "mcp", "token", "new"], env=env, check=True,
-                                   capture_output=True, text=True).stdout.strip()
-            await with_token(url, token)
+            await pinned(url, token, "legacy")
+            await pinned(url, token, "auto")
+            await read_only(url, viewer, "legacy")
+            await read_only(url, viewer, "auto")
+            await without_token(url)
         finally:
             server.send_signal(signal.SIGTERM)
             code = server.wait(timeout=10)

@@ -1,6 +1,7 @@
-//! The dashboard's routes on the MCP HTTP server: `/` and `/fleet/<fleet>` (token via
-//! bearer header or login cookie), `/login` (redeems a one-time link), and the two embedded
-//! assets. Every answer carries the strict CSP, `nosniff` and `no-referrer`.
+//! The dashboard's routes on the MCP HTTP server: `/` and `/fleet/<fleet>` (a token via the
+//! bearer header, or a login cookie: the page shows what that token may see), `/login`
+//! (redeems a one-time link signed with the owner token), and the two embedded assets.
+//! Every answer carries the strict CSP, `nosniff` and `no-referrer`.
 
 use std::sync::Arc;
 
@@ -10,7 +11,8 @@ use hyper::{HeaderMap, Method};
 use super::Shared;
 use super::reply::Reply;
 use super::request::header;
-use crate::auth::token;
+use crate::auth::OWNER;
+use crate::ctx::Ctx;
 use crate::dashboard::{self, html::unsegment, login};
 
 pub(crate) enum Page {
@@ -73,26 +75,27 @@ pub(crate) async fn answer(sh: Arc<Shared>, parts: &Parts, target: Page) -> Repl
             return secured(js, "no-cache");
         }
         Page::Login => login_reply(&sh, parts.uri.query().unwrap_or("")),
-        Page::Fleets | Page::Fleet(_) => match allowed(&sh, &parts.headers) {
+        Page::Fleets | Page::Fleet(_) => match viewer(&sh, &parts.headers) {
             Err(why) => page(401, dashboard::unauthorized(why))
                 .header("www-authenticate", "Bearer realm=\"ctxlake\""),
-            Ok(()) => render(sh, target).await,
+            Ok(ctx) => render(ctx, target).await,
         },
     };
     secured(reply, "no-store")
 }
 
-/// Render on the blocking pool: the readers do file and SQLite I/O.
-async fn render(sh: Arc<Shared>, target: Page) -> Reply {
+/// Render on the blocking pool (the readers do file and SQLite I/O), as the viewer: a
+/// token limited to some fleets sees only those.
+async fn render(ctx: Ctx, target: Page) -> Reply {
     let work = move || match target {
-        Page::Fleet(f) => match dashboard::fleet_page(&sh.base, &f) {
+        Page::Fleet(f) => match dashboard::fleet_page(&ctx, &f) {
             Ok(html) => page(200, html),
             Err(e) if e.code == "fleet_not_accessible" => {
                 page(403, dashboard::refusal("Forbidden", &e.message))
             }
             Err(e) => page(404, dashboard::refusal("Not found", &e.message)),
         },
-        _ => page(200, dashboard::fleets_page(&sh.base)),
+        _ => page(200, dashboard::fleets_page(&ctx)),
     };
     tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
         page(
@@ -102,43 +105,45 @@ async fn render(sh: Arc<Shared>, target: Page) -> Reply {
     })
 }
 
-/// Open when no token is configured (loopback only); otherwise the bearer token or a live
-/// login cookie. An unreadable token file fails closed.
-fn allowed(sh: &Shared, h: &HeaderMap) -> Result<(), &'static str> {
-    let token = match token::read(&sh.token_file) {
-        Ok(Some(t)) => t,
-        Ok(None) if !sh.token_required => return Ok(()),
-        Ok(None) => return Err("this server needs a token, and none is configured"),
-        Err(_) => return Err("the server cannot read its token"),
-    };
-    if token::bearer(header(h, "authorization")).is_some_and(|p| token::matches(p, &token)) {
-        return Ok(());
+/// Whose view a request gets: its bearer token's, or the token its login cookie was issued
+/// under (while that token still exists unchanged). `--no-auth`: the server's own.
+fn viewer(sh: &Shared, h: &HeaderMap) -> Result<Ctx, &'static str> {
+    if sh.gate.no_auth() {
+        return Ok(sh.base.clone());
+    }
+    if header(h, "authorization").is_some() {
+        return match sh.gate.caller(header(h, "authorization")) {
+            Ok(c) => Ok(c.ctx(&sh.base)),
+            Err(_) => Err("this token is not valid here"),
+        };
     }
     let now = crate::time::now_ms() / 1000;
-    match login::cookie_session(header(h, "cookie")) {
-        Some(sid) if sh.logins.session_ok(sid, &token, now) => Ok(()),
-        Some(_) => Err("your login has expired or the token changed"),
-        None => Err("this dashboard needs the server's token"),
-    }
+    let Some(sid) = login::cookie_session(header(h, "cookie")) else {
+        return Err("this dashboard needs a token");
+    };
+    sh.logins
+        .session(sid, now)
+        .and_then(|who| sh.gate.principal(&who))
+        .map(|p| p.ctx(&sh.base))
+        .ok_or("your login has expired, or the token it was made with was revoked")
 }
 
 /// `/login?to=…&exp=…&n=…&sig=…`: a valid, unused link sets the session cookie and
 /// redirects to its page; anything else is refused without saying which part failed.
 fn login_reply(sh: &Shared, query: &str) -> Reply {
-    let token = match token::read(&sh.token_file) {
-        Ok(Some(t)) => t,
-        Ok(None) if !sh.token_required => return Reply::empty(303).header("location", "/"),
-        _ => {
-            return page(
-                401,
-                dashboard::unauthorized("the server has no usable token"),
-            );
-        }
+    if sh.gate.no_auth() {
+        return Reply::empty(303).header("location", "/");
+    }
+    let Some(owner) = sh.gate.store().ok().and_then(|s| s.get(OWNER).cloned()) else {
+        return page(
+            401,
+            dashboard::unauthorized("the server has no owner token to check the link with"),
+        );
     };
     let now = crate::time::now_ms() / 1000;
     let redeemed = login::parse_query(query).and_then(|q| {
         sh.logins
-            .redeem(&token, &q, now)
+            .redeem(&owner.sha256, owner.who(), &q, now)
             .map(|sid| (q.to.to_string(), sid))
     });
     match redeemed {

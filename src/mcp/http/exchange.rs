@@ -1,7 +1,7 @@
 //! One POST or DELETE on an MCP endpoint, after the guards passed: the handshake era's
 //! sessions (2025-03-26 … 2025-11-25) here, the stateless era in `stateless.rs`. Every
-//! message goes through the stdio server's dispatch (`Server::handle_message`); only the
-//! framing, the session and the headers are HTTP's.
+//! message goes through the stdio server's dispatch (`Server::handle_message`) in the
+//! caller's context; only the framing, the session and the headers are HTTP's.
 
 use std::sync::Arc;
 
@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::reply::{Reply, respond};
 use super::request::{header, id_of, method_of};
+use super::session::Refused;
 use super::{Endpoint, Shared, stateless};
 use crate::mcp::Server;
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
@@ -49,25 +50,34 @@ pub(crate) fn post(sh: &Shared, ep: &Endpoint, h: &HeaderMap, body: &[u8]) -> Re
     )
 }
 
-/// `initialize` without a session: run it, and when it settled a version open a session.
+/// `initialize` without a session: run it, and when it settled a version open a session
+/// bound to the caller's token.
 fn open(sh: &Shared, ep: &Endpoint, msg: Value) -> Reply {
     let mut ctx = ep.ctx.clone();
     // Each HTTP session is its own session in the spool and the call log.
     ctx.scope.session = format!("mcp-{}", crate::ulid::new());
+    let id = id_of(&msg);
     let mut server = Server::new(&ctx);
     let reply = server.handle_message(msg);
     let era = server.era();
     if era == Era::Fresh {
         return respond(reply);
     }
-    match sh.sessions.open(&ep.path, era, Arc::new(ctx)) {
-        Some(sid) => {
+    match sh.sessions.open(&ep.path, era, Arc::new(ctx), &ep.who, sh.gate.live()) {
+        Ok(sid) => {
             sh.sessions_changed();
             respond(reply).header("mcp-session-id", sid)
         }
-        None => Reply::rpc_error(
+        Err(Refused::Full) => Reply::rpc_error(
+            503,
+            id,
+            jsonrpc::INTERNAL_ERROR,
+            "Service Unavailable: the server holds as many sessions as it may; end one (DELETE) or retry later",
+        )
+        .header("retry-after", "5"),
+        Err(Refused::NoId) => Reply::rpc_error(
             500,
-            Value::Null,
+            id,
             jsonrpc::INTERNAL_ERROR,
             "cannot mint a session id",
         ),
@@ -76,7 +86,7 @@ fn open(sh: &Shared, ep: &Endpoint, msg: Value) -> Reply {
 
 fn in_session(sh: &Shared, ep: &Endpoint, sid: &str, version: Option<&str>, msg: Value) -> Reply {
     let id = id_of(&msg);
-    let Some(session) = sh.sessions.get(sid, &ep.path) else {
+    let Some(session) = sh.sessions.get(sid, &ep.path, &ep.who) else {
         return Reply::rpc_error(
             404,
             id,
@@ -92,15 +102,14 @@ fn in_session(sh: &Shared, ep: &Endpoint, sid: &str, version: Option<&str>, msg:
             "Bad Request: session not initialized",
         );
     };
-    // The header arrived in 2025-06-18; a 2025-03-26 client never sends it.
-    let problem = match version {
-        None if negotiated >= Version::V2025_06_18 => Some("is missing".to_string()),
-        Some(v) if v != negotiated.as_str() => Some(format!("`{v}` is not this session's version")),
-        _ => None,
-    };
-    if let Some(p) = problem {
+    // The header arrived in 2025-06-18. Without it the session's negotiated version is the
+    // "other way to identify the version" the spec allows: Gemini CLI 0.61 posts its
+    // `notifications/initialized` without the header. A different version is refused.
+    if let Some(v) = version
+        && v != negotiated.as_str()
+    {
         let message = format!(
-            "Bad Request: the `MCP-Protocol-Version` header {p} (negotiated: {})",
+            "Bad Request: the `MCP-Protocol-Version` header `{v}` is not this session's version (negotiated: {})",
             negotiated.as_str()
         );
         return Reply::rpc_error(400, id, INVALID_REQUEST, &message);
@@ -116,7 +125,7 @@ pub(crate) fn delete(sh: &Shared, ep: &Endpoint, h: &HeaderMap) -> Reply {
             "session_missing",
             "the `Mcp-Session-Id` header is missing",
         ),
-        Some(sid) if sh.sessions.end(sid, &ep.path) => {
+        Some(sid) if sh.sessions.end(sid, &ep.path, &ep.who) => {
             sh.sessions_changed();
             Reply::empty(204)
         }

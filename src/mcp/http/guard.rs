@@ -1,5 +1,5 @@
-//! Who may talk to the HTTP server: the `Host` and `Origin` checks against DNS rebinding, and
-//! the bind rule (loopback unless a token is configured).
+//! Which sites may talk to the HTTP server: the `Host` and `Origin` checks against DNS
+//! rebinding. (Who may: the token gate, `gate.rs`.)
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -68,11 +68,6 @@ fn port_ok(p: &str) -> bool {
     !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Loopback binds need no token; any other bind does.
-pub(crate) fn needs_token(addr: SocketAddr) -> bool {
-    !addr.ip().is_loopback()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,9 +131,5 @@ mod tests {
         assert!(h.host_ok(Some("box.tailnet:80")));
         let any = Hosts::new("0.0.0.0:80".parse().unwrap(), &[]);
         assert!(!any.host_ok(Some("0.0.0.0:80")));
-        assert!(needs_token("0.0.0.0:1".parse().unwrap()));
-        assert!(needs_token("10.1.2.3:1".parse().unwrap()));
-        assert!(!needs_token("127.0.0.1:1".parse().unwrap()));
-        assert!(!needs_token("[::1]:1".parse().unwrap()));
     }
 }

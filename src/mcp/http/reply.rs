@@ -18,6 +18,15 @@ pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) headers: Vec<(&'static str, String)>,
     pub(crate) payload: Payload,
+    /// What a stream holds while open: its token's slot, and whether the token still exists.
+    pub(crate) held: Option<Box<Held>>,
+}
+
+/// A stream's hold on its token: the slot goes back when the stream closes, and the stream
+/// closes once `alive` says the token is gone.
+pub(crate) struct Held {
+    pub(crate) _slot: super::limits::Slot,
+    pub(crate) alive: Box<dyn Fn() -> bool + Send + Sync>,
 }
 
 impl Reply {
@@ -26,6 +35,7 @@ impl Reply {
             status,
             headers: Vec::new(),
             payload: Payload::Json(body),
+            held: None,
         }
     }
 
@@ -34,6 +44,7 @@ impl Reply {
             status,
             headers: Vec::new(),
             payload: Payload::Empty,
+            held: None,
         }
     }
 
@@ -42,6 +53,7 @@ impl Reply {
             status: 200,
             headers: vec![("x-accel-buffering", "no".into())],
             payload: Payload::Stream(first),
+            held: None,
         }
     }
 
@@ -55,6 +67,7 @@ impl Reply {
             status,
             headers: Vec::new(),
             payload: Payload::Raw(content_type, body.into()),
+            held: None,
         }
     }
 

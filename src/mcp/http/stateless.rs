@@ -13,7 +13,7 @@ use crate::mcp::Server;
 use crate::mcp::jsonrpc::{
     INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, UNSUPPORTED_VERSION,
 };
-use crate::mcp::protocol::{META_CLIENT_CAPS, META_VERSION, Version};
+use crate::mcp::protocol::{META_CLIENT_CAPS, META_SESSION, META_VERSION, Version};
 
 /// 2026-07-28 `HeaderMismatchError`: a routing header disagrees with the body.
 pub(crate) const HEADER_MISMATCH: i64 = -32020;
@@ -50,7 +50,11 @@ pub(crate) fn post(ep: &Endpoint, h: &HeaderMap, msg: Value) -> Reply {
     if REMOVED.contains(&method) {
         return Reply::json(404, not_found(method).frame(id));
     }
-    let reply = Server::new(&ep.ctx).handle_message(msg);
+    let ctx = match session_ctx(ep, params) {
+        Ok(c) => c,
+        Err(e) => return Reply::json(400, e.frame(id)),
+    };
+    let reply = Server::new(&ctx).handle_message(msg);
     match reply {
         // `subscriptions/listen`: the acknowledgement opens a stream that stays open.
         Some(v) if v.get("method").is_some() => Reply::stream(v),
@@ -64,6 +68,36 @@ pub(crate) fn post(ep: &Endpoint, h: &HeaderMap, msg: Value) -> Reply {
         }
         None => respond(None),
     }
+}
+
+/// A stateless client's session identity, so one client's `fleet_release {}` never drops
+/// another's leases: one per token (`http-<token>`), or one per session key the client sends
+/// in `_meta["ctxlake/session"]` (`http-<token>-<key>`). Keyed under the token, a client can
+/// never name another token's session.
+fn session_ctx(ep: &Endpoint, params: &Map<String, Value>) -> Result<crate::ctx::Ctx, RpcError> {
+    let key = params.get("_meta").and_then(|m| m.get(META_SESSION));
+    let session = match key {
+        None => format!("http-{}", ep.who.name),
+        Some(Value::String(k)) if plain_key(k) => format!("http-{}-{k}", ep.who.name),
+        Some(_) => {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!(
+                    "`_meta[\"{META_SESSION}\"]` must be 1 to 64 letters, digits, `.`, `_` or `-`"
+                ),
+            ));
+        }
+    };
+    let mut ctx = ep.ctx.clone();
+    ctx.scope.session = session;
+    Ok(ctx)
+}
+
+fn plain_key(k: &str) -> bool {
+    (1..=64).contains(&k.len())
+        && !k.starts_with(['.', '-'])
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
 }
 
 fn not_found(method: &str) -> RpcError {
@@ -170,6 +204,16 @@ fn base64(s: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn session_keys_are_plain() {
+        for ok in ["a", "laptop-1", "A.b_c", &"x".repeat(64)] {
+            assert!(plain_key(ok), "{ok}");
+        }
+        for bad in ["", "-a", ".a", "a b", "a/b", "é", &"x".repeat(65)] {
+            assert!(!plain_key(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn base64_is_strict() {

@@ -8,17 +8,20 @@ use serde_json::{Value, json};
 
 use super::exchange::{delete, post};
 use super::reply::Reply;
-use super::{Endpoint, Shared, guard, session, status};
+use super::{Endpoint, Shared, gate, guard, session, status};
+use crate::auth::Who;
 
+/// A `--no-auth` server's shared state: every request is the anonymous caller.
 pub(super) fn shared(dir: &std::path::Path) -> Shared {
     let ctx = crate::mcp::tests::ctx(dir, None);
     Shared {
         hosts: guard::Hosts::new("127.0.0.1:1".parse().unwrap(), &[]),
         sessions: session::Sessions::default(),
-        token_file: dir.join("mcp-token"),
-        token_required: false,
+        gate: gate::Gate::new(dir.join("mcp-tokens.json"), true),
+        limits: Default::default(),
         registration: Mutex::new(status::entry(&ctx)),
         logins: Default::default(),
+        call_deadline: std::time::Duration::from_secs(30),
         base: ctx,
     }
 }
@@ -27,6 +30,7 @@ pub(super) fn ep(sh: &Shared, path: &str) -> Endpoint {
     Endpoint {
         path: path.into(),
         ctx: sh.base.clone(),
+        who: Who::anonymous(),
     }
 }
 
@@ -108,17 +112,20 @@ fn a_session_lives_from_initialize_to_delete_then_404s() {
 }
 
 #[test]
-fn the_protocol_version_header_is_required_from_2025_06_18() {
+fn the_protocol_version_header_must_match_the_session_when_sent() {
     let dir = tempfile::tempdir().unwrap();
     let sh = shared(dir.path());
     let sid = initialize(&sh, "/mcp", "2025-06-18");
     let s = ("mcp-session-id", sid.as_str());
-    assert_eq!(send(&sh, "/mcp", &[s], list(1)).status, 400);
     let wrong = [s, ("mcp-protocol-version", "2099-01-01")];
     assert_eq!(send(&sh, "/mcp", &wrong, list(1)).status, 400);
     let other = [s, ("mcp-protocol-version", "2025-11-25")];
     assert_eq!(send(&sh, "/mcp", &other, list(1)).status, 400);
-    // 2025-03-26 predates the header: its absence is fine there.
+    // Missing: the session's negotiated version holds (Gemini CLI sends none on its
+    // `notifications/initialized`).
+    assert_eq!(send(&sh, "/mcp", &[s], list(1)).status, 200);
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send(&sh, "/mcp", &[s], note).status, 202);
     let old = initialize(&sh, "/mcp", "2025-03-26");
     let r = send(&sh, "/mcp", &[("mcp-session-id", old.as_str())], list(1));
     assert_eq!(r.status, 200);
@@ -245,4 +252,30 @@ fn subscriptions_listen_opens_a_stream_with_the_acknowledgement() {
         r.body().unwrap()["method"],
         "notifications/subscriptions/acknowledged"
     );
+}
+
+fn release_all(key: Option<&str>) -> Value {
+    let mut body = modern(
+        "tools/call",
+        json!({"name": "fleet_release", "arguments": {}}),
+    );
+    if let Some(k) = key {
+        body["params"]["_meta"]["ctxlake/session"] = json!(k);
+    }
+    body
+}
+
+#[test]
+fn each_stateless_client_acts_as_its_own_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let sh = shared(dir.path());
+    let mut h = modern_headers("tools/call");
+    h.push(("mcp-name", "fleet_release"));
+    let session = |r: &Reply| r.body().unwrap()["result"]["structuredContent"]["session"].clone();
+    let own = send(&sh, "/mcp", &h, release_all(None));
+    assert_eq!(session(&own), "http-no-auth", "one per token by default");
+    let keyed = send(&sh, "/mcp", &h, release_all(Some("laptop-1")));
+    assert_eq!(session(&keyed), "http-no-auth-laptop-1");
+    let bad = send(&sh, "/mcp", &h, release_all(Some("../x")));
+    assert_eq!((bad.status, code(&bad)), (400, Some(-32602)));
 }

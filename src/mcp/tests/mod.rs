@@ -27,6 +27,7 @@ pub fn ctx(dir: &Path, pinned: Option<&str>) -> Ctx {
             session: "mcp-test".into(),
         },
         pinned_fleet: pinned.map(String::from),
+        grant: Default::default(),
         cwd: dir.to_path_buf(),
         clock: crate::ctx::Clock::System,
         trace: crate::ctx::Trace::default(),

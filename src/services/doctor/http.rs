@@ -1,6 +1,5 @@
 //! The HTTP group, when `ctxlake service install --http` configured a server: its `/health`
-//! answers, and a token exists when it binds beyond loopback (the server refuses to start
-//! without one there).
+//! answers, and its token store holds tokens for clients (every request needs one).
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -27,29 +26,48 @@ pub(crate) fn check(paths: &Paths, unit: &Path) -> Vec<Check> {
             .fix("ctxlake service install --http"),
         ];
     };
-    let token = crate::auth::token::read(&paths.mcp_token())
-        .ok()
-        .flatten()
-        .is_some();
-    let mut out = vec![health(addr)];
-    out.push(match (addr.ip().is_loopback(), token) {
-        (true, _) => Check::ok(
+    vec![
+        health(addr),
+        tokens(paths, addr, text.contains("--no-auth")),
+    ]
+}
+
+/// Whether clients can get in: a store holding tokens (a missing one is made by the
+/// server's first start), or `--no-auth` on loopback, which is said as a warning.
+fn tokens(paths: &Paths, addr: SocketAddr, no_auth: bool) -> Check {
+    let name = "http tokens";
+    if no_auth {
+        return Check::warn(
             G,
-            "http token",
-            format!(
-                "binds loopback ({addr}); token {}",
-                if token { "set" } else { "not needed" }
-            ),
-        ),
-        (false, true) => Check::ok(G, "http token", format!("binds {addr} with a token")),
-        (false, false) => Check::fail(
-            G,
-            "http token",
-            format!("binds {addr} beyond loopback with no token: the server refuses to start"),
+            name,
+            format!("serves {addr} with --no-auth: every process on this host acts as its agent"),
         )
-        .fix("ctxlake mcp token new"),
-    });
-    out
+        .fix("ctxlake service install --http   (without --no-auth; then `ctxlake mcp token new NAME` per client)");
+    }
+    match crate::auth::Store::load(&paths.mcp_tokens()) {
+        Err(e) => Check::fail(G, name, e.message).fix("ctxlake mcp token list"),
+        Ok(None) => Check::ok(
+            G,
+            name,
+            format!("serves {addr}; its first start makes the owner token"),
+        ),
+        Ok(Some(s)) if s.tokens.is_empty() => Check::warn(
+            G,
+            name,
+            format!("serves {addr} but holds no token: every request is refused"),
+        )
+        .fix("ctxlake mcp token new NAME"),
+        Ok(Some(s)) => Check::ok(
+            G,
+            name,
+            format!("serves {addr}; {} token(s): {}", s.tokens.len(), names(&s)),
+        ),
+    }
+}
+
+fn names(s: &crate::auth::Store) -> String {
+    let n: Vec<&str> = s.tokens.iter().map(|t| t.name.as_str()).collect();
+    n.join(", ")
 }
 
 /// The address after `--http` on the unit's command line (systemd or launchd).

@@ -123,10 +123,14 @@ fn the_http_server_is_checked_when_a_service_configures_it() {
             .contains("service install --http"),
         "{c}"
     );
-    assert_eq!(
-        check(&v, "http token")["status"],
-        "ok",
-        "loopback needs no token"
+    let t = check(&v, "http tokens");
+    assert_eq!(t["status"], "ok", "{t}");
+    assert!(
+        t["saw"]
+            .as_str()
+            .unwrap()
+            .contains("first start makes the owner token"),
+        "{t}"
     );
 
     let mut server = env
@@ -144,16 +148,21 @@ fn the_http_server_is_checked_when_a_service_configures_it() {
     let _ = server.wait();
     assert_eq!(check(&v, "http /health")["status"], "ok", "{v:#}");
     assert_eq!(code, 0, "{v:#}");
+    let t = check(&v, "http tokens");
+    assert!(
+        t["saw"].as_str().unwrap().contains("1 token(s): owner"),
+        "{t}"
+    );
 
-    // Beyond loopback without a token the server would refuse to start.
+    // A store holding no token admits nobody: said, with the fix.
     env.cmd()
-        .args(["service", "install", "--http", "0.0.0.0:9", "--no-start"])
+        .args(["mcp", "token", "revoke", "owner"])
         .assert()
         .success();
     let (_, v) = doctor(&env, &[]);
-    let t = check(&v, "http token");
-    assert_eq!(t["status"], "fail", "{t}");
-    assert_eq!(t["fix"], "ctxlake mcp token new");
+    let t = check(&v, "http tokens");
+    assert_eq!(t["status"], "warn", "{t}");
+    assert_eq!(t["fix"], "ctxlake mcp token new NAME");
 }
 
 #[test]

@@ -41,8 +41,9 @@ pub(super) fn check(i: &Inputs, rt: Runtime, f: &File) -> Vec<Check> {
         out.push(Check::ok(
             G,
             name,
-            format!("`{shown}` holds a remote entry (checked under http)"),
+            format!("`{shown}` holds a remote entry"),
         ));
+        out.push(super::remote::check(i, rt, actual, &shown));
         return out;
     }
     let Some(l) = launch(actual) else {

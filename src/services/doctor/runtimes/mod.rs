@@ -6,6 +6,7 @@
 mod entry;
 mod hooks;
 mod recent;
+mod remote;
 
 pub(crate) use recent::{ago, fleets};
 
