@@ -80,7 +80,11 @@ pub fn fleets(ctx: &Ctx) -> Vec<FleetRow> {
         newer(&mut r.last_activity, &ts);
         rows.insert(f, r);
     }
-    let mut out: Vec<FleetRow> = rows.into_values().collect();
+    // A token limited to some fleets never learns the others exist.
+    let mut out: Vec<FleetRow> = rows
+        .into_values()
+        .filter(|r| ctx.fleet(Some(&r.fleet)).is_ok())
+        .collect();
     out.sort_by(|a, b| {
         b.configured
             .cmp(&a.configured)
@@ -179,4 +183,35 @@ fn served(ctx: &Ctx) -> BTreeMap<String, String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only the fleets the caller may use are named: a token's grant narrows the list.
+    #[test]
+    fn a_token_limited_to_some_fleets_sees_only_those() {
+        let d = tempfile::tempdir().unwrap();
+        let paths = crate::paths::Paths::with_overrides(d.path().to_path_buf(), None, None);
+        for f in ["a", "b"] {
+            let roster = paths.cache_file(f, cache::ROSTER);
+            std::fs::create_dir_all(roster.parent().unwrap()).unwrap();
+            std::fs::write(
+                roster,
+                r#"{"generated_at":"2026-01-01T00:00:00.000Z","agents":[]}"#,
+            )
+            .unwrap();
+        }
+        let mut ctx = Ctx::fallback(paths);
+        let names =
+            |ctx: &Ctx| -> Vec<String> { fleets(ctx).into_iter().map(|r| r.fleet).collect() };
+        assert_eq!(names(&ctx), ["default", "a", "b"]);
+        ctx.grant = crate::ctx::Grant {
+            token: Some("ci".into()),
+            fleets: Some(vec!["a".into()]),
+            read_only: true,
+        };
+        assert_eq!(names(&ctx), ["a"]);
+    }
 }
