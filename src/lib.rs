@@ -21,6 +21,7 @@ pub(crate) mod mcp;
 pub mod memory;
 pub mod output;
 pub mod paths;
+pub(crate) mod peer;
 pub(crate) mod redact;
 pub(crate) mod repo;
 pub(crate) mod rules;

@@ -13,8 +13,6 @@ pub const MAX_FIELD_CHARS: usize = 4000;
 pub const TRUNCATED_MARKER: &str = "…[truncated]";
 
 /// How many code points of each class were removed, for provenance.
-///
-/// U+2028/U+2029 are *mapped* to `\n`, not removed, so they are not counted here.
 #[derive(Default, Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Removed {
     /// Unicode Tags block U+E0000–E007F ("ASCII smuggling").
@@ -27,7 +25,8 @@ pub struct Removed {
     pub variation_selectors: usize,
     /// C0 controls other than tab and newline (ESC and CR included), DEL, C1 controls.
     pub controls: usize,
-    /// Every other Default_Ignorable code point, plus U+FFF9–FFFB (interlinear annotation).
+    /// Every other Default_Ignorable code point, plus U+FFF9–FFFB (interlinear annotation)
+    /// and the line and paragraph separators U+2028/2029.
     pub other: usize,
 }
 
@@ -68,7 +67,6 @@ enum Class {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Action {
     Keep,
-    Newline,
     Remove(Class),
 }
 
@@ -110,7 +108,9 @@ fn action(c: char) -> Action {
             _ => Action::Keep,
         };
     }
-    // Everything below U+00AD is either C1 (removed) or ordinary Latin-1 (kept).
+    // Everything below U+00AD is either C1 (removed) or ordinary Latin-1 (kept), and
+    // nothing else is removed below U+034F (Latin, IPA, the first combining marks, and the
+    // `«…»` that labels peer text).
     if cp < 0xAD {
         return if cp <= 0x9F {
             Action::Remove(Class::Control)
@@ -118,9 +118,13 @@ fn action(c: char) -> Action {
             Action::Keep
         };
     }
+    if cp < 0x34F && cp != 0xAD {
+        return Action::Keep;
+    }
     match cp {
-        0x2028 | 0x2029 => Action::Newline,
-        0xFFF9..=0xFFFB => Action::Remove(Class::Other),
+        // Removed, not mapped to `\n`: a line break inside an id or a one-line field lets
+        // peer text forge a line of its own in what an agent reads (DESIGN §4).
+        0x2028 | 0x2029 | 0xFFF9..=0xFFFB => Action::Remove(Class::Other),
         _ if !is_default_ignorable(cp) => Action::Keep,
         0xE0000..=0xE007F => Action::Remove(Class::Tag),
         0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => Action::Remove(Class::Bidi),
@@ -132,7 +136,7 @@ fn action(c: char) -> Action {
     }
 }
 
-/// The first code point [`clean`] would remove or map, if any: an id must carry none.
+/// The first code point [`clean`] would remove, if any: an id must carry none.
 pub fn first_hidden(text: &str) -> Option<char> {
     text.chars().find(|&c| action(c) != Action::Keep)
 }
@@ -146,12 +150,31 @@ fn untouched(text: &str, max_chars: usize) -> bool {
                 .bytes()
                 .all(|b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\n');
     }
+    // Mostly ASCII (a line with a few `«…»` labels): bytes for the ASCII, chars only for the
+    // rest; chars are counted by their first bytes.
+    let b = text.as_bytes();
     let mut n = 0usize;
-    for c in text.chars() {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
         n += 1;
-        if n > max_chars || action(c) != Action::Keep {
+        if n > max_chars {
             return false;
         }
+        if c < 0x80 {
+            if c < 0x20 && c != b'\t' && c != b'\n' || c == 0x7F {
+                return false;
+            }
+            i += 1;
+            continue;
+        }
+        let Some(ch) = text[i..].chars().next() else {
+            return false;
+        };
+        if action(ch) != Action::Keep {
+            return false;
+        }
+        i += ch.len_utf8();
     }
     true
 }
@@ -183,7 +206,6 @@ fn clean_counting(text: &str, max_chars: usize) -> (Cow<'_, str>, Removed) {
     for c in text.chars() {
         match action(c) {
             Action::Keep => out.push(c),
-            Action::Newline => out.push('\n'),
             Action::Remove(class) => {
                 removed.add(class);
                 continue;

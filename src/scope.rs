@@ -31,7 +31,7 @@ impl Scope {
         // A person at the terminal is one stable claimant per agent, so a `release`
         // frees what an earlier `claim` took; `ctxlake mcp` mints a session per process.
         let session = match var(env::SESSION_ID) {
-            Some(s) => (s, Some(env::SESSION_ID.to_string())),
+            Some(s) => (session_id(&s), Some(env::SESSION_ID.to_string())),
             None => (DEFAULT_SESSION.to_string(), None),
         };
         for (what, (id, from)) in [("fleet", &fleet), ("agent", &agent), ("session", &session)] {
@@ -102,6 +102,31 @@ pub fn validate_id(what: &str, id: &str) -> Result<()> {
         None => Ok(()),
         Some(p) => Err(refuse_id(what, id, p)),
     }
+}
+
+/// What a hashed session id starts with (see [`session_id`]).
+pub const HASHED_SESSION: &str = "sh-";
+
+/// A session id from outside ctxlake (`CTXLAKE_SESSION_ID`, a runtime's hook payload) as
+/// it may name spool files and lake keys (`sessions/<fleet>/<agent>/<session>/`). Kept as
+/// given when it is id-shaped (`[A-Za-z0-9._@-]`, at most 128 bytes, not starting with `.`
+/// or `-`, no `..`) and the redactor sees no secret in it; anything else becomes `sh-` and
+/// 32 hex digits of its SHA-256. A key name is never redacted afterwards, and a runtime's
+/// ids are opaque: hashing keeps one session one key for all its events (so history still
+/// groups them) without a secret or a stray character ever becoming a name.
+pub fn session_id(raw: &str) -> String {
+    let shaped = !raw.is_empty()
+        && raw.len() <= 128
+        && !raw.starts_with(['.', '-'])
+        && !raw.contains("..")
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'));
+    if shaped && crate::redact::Redactor::global().find(raw).is_empty() {
+        return raw.to_string();
+    }
+    let digest = crate::digest::sha256_hex(raw.as_bytes());
+    format!("{HASHED_SESSION}{}", &digest[..32])
 }
 
 fn refuse_id(what: &str, id: &str, problem: &str) -> Error {

@@ -43,6 +43,8 @@ mod mcp;
 mod model;
 #[path = "cli/model_server.rs"]
 mod model_server;
+#[path = "cli/peer_text.rs"]
+mod peer_text;
 #[path = "cli/reads.rs"]
 mod reads;
 #[path = "cli/s3.rs"]

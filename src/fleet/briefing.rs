@@ -1,6 +1,8 @@
 //! Briefing material: the live agents, recent sessions, handoffs and top promoted claims,
 //! rendered line by line. `ctxlake sync` writes it to `cache/<fleet>/briefing.json` so the
 //! session-start hook reads a few KB instead of resolving leases and opening the snapshot.
+//! Every string a peer wrote (task, lease path and reason, handoff, files, claim) is
+//! rendered as labelled peer text (`crate::peer`), bounded so a line keeps its labels whole.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,12 +12,13 @@ use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::memory::render;
 use crate::memory::snapshot::{Opened, open_snapshot, shadow_note};
+use crate::peer;
 use crate::sanitize;
 use crate::snapshot::top::top;
 
 /// Bumped whenever `Material`'s meaning changes. A hook that finds another version logs it
 /// and gives the header-only briefing rather than guess (or pay for the full render).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// At most this many promoted claims are briefed.
 pub const MAX_CLAIMS: usize = 5;
 /// Longest rendered line.
@@ -24,6 +27,13 @@ pub const LINE_CHARS: usize = 220;
 pub const CLAIM_TEXT_CHARS: usize = 200;
 /// How many lines of each kind the material keeps (the briefing caps them further).
 const KEEP_LINES: usize = 40;
+/// Bounds of peer text inside one line, so the line fits [`LINE_CHARS`] labels and all.
+const TASK_CHARS: usize = 60;
+const PATH_CHARS: usize = 40;
+const REASON_CHARS: usize = 40;
+const SUMMARY_CHARS: usize = 90;
+const NEXT_CHARS: usize = 50;
+const FILES_CHARS: usize = 100;
 
 /// What a briefing is made of, rendered line by line but not yet assembled for one
 /// caller. `ctxlake sync` writes it to `cache/<fleet>/briefing.json` so the hook reads a
@@ -92,12 +102,17 @@ pub fn material(ctx: &Ctx, now: i64) -> Material {
                 let next = n
                     .next
                     .as_deref()
-                    .map(|x| format!(" — next: {x}"))
+                    .map(|x| format!(" — next: {}", peer::label_within(x, NEXT_CHARS)))
                     .unwrap_or_default();
                 let day = n.at.get(..10).unwrap_or(&n.at);
+                let summary = peer::label_within(&n.summary, SUMMARY_CHARS);
                 RepoLine {
                     repo: n.repo.clone(),
-                    line: format!("- {} {day} [{}] {}{next}", n.agent, n.status, n.summary),
+                    line: format!(
+                        "- {} {day} [{}] {summary}{next}",
+                        peer::unmarked(&n.agent),
+                        n.status
+                    ),
                 }
             })
             .collect();
@@ -112,11 +127,18 @@ pub fn material(ctx: &Ctx, now: i64) -> Material {
                 let files = if x.files_touched.is_empty() {
                     String::new()
                 } else {
-                    format!(": {}", x.files_touched.join(", "))
+                    format!(
+                        ": {}",
+                        peer::label_within(&x.files_touched.join(", "), FILES_CHARS)
+                    )
                 };
                 RepoLine {
                     repo: x.repo.clone(),
-                    line: format!("- {} {day} {}{files}", x.agent, x.outcome),
+                    line: format!(
+                        "- {} {day} {}{files}",
+                        peer::unmarked(&x.agent),
+                        peer::unmarked(&x.outcome)
+                    ),
                 }
             })
             .collect();
@@ -150,26 +172,61 @@ fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> (usize, Vec<AgentLine>) {
                 State::Held => "",
                 State::Contended(..) => " (contended)",
             };
-            held.push(format!("{}{mark} until {until}Z: {}", l.path, l.reason));
+            held.push(format!(
+                "{}{mark} until {until}Z: {}",
+                peer::label_within(&l.path, PATH_CHARS),
+                peer::label_within(&l.reason, REASON_CHARS)
+            ));
         }
-        let runtime = p.runtime.as_deref().unwrap_or("?");
-        let task = p.task.as_deref().unwrap_or("no task given");
-        let holds = if held.is_empty() {
-            "holds nothing".to_string()
-        } else {
-            let more = held.len().saturating_sub(3);
-            let mut h = format!("holds {}", held[..held.len().min(3)].join("; "));
-            if more > 0 {
-                h.push_str(&format!("; +{more} more"));
-            }
-            h
-        };
+        // A runtime is a name from a short list; anything else a peer put there is not shown.
+        let runtime = p
+            .runtime
+            .as_deref()
+            .filter(|r| r.len() <= 32 && crate::scope::validate_id("runtime", r).is_ok())
+            .unwrap_or("?");
+        let task = p.task.as_deref().map_or_else(
+            || "no task given".to_string(),
+            |t| peer::label_within(t, TASK_CHARS),
+        );
+        let head = format!("[{runtime}] {task} — ");
+        // The briefing's line is `- <agent> (your agent id) <rest>`: as many leases as fit
+        // whole, then a count, so no reader has to cut a label (or pay for cutting it).
+        let room = LINE_CHARS
+            .saturating_sub(p.agent.chars().count() + 20 + head.chars().count() + MORE_CHARS);
         out.push(AgentLine {
             agent: p.agent.clone(),
-            rest: format!("[{runtime}] {task} — {holds}"),
+            rest: format!("{head}{}", holds(&held, room)),
         });
     }
     (count, out)
+}
+
+/// Room kept for `; +NN more`.
+const MORE_CHARS: usize = 12;
+
+/// `holds a; b; +N more`: at most three leases, and only those that fit in `room`
+/// characters (the first always goes in: the line bound cuts it if it must).
+fn holds(held: &[String], room: usize) -> String {
+    if held.is_empty() {
+        return "holds nothing".to_string();
+    }
+    let mut h = String::from("holds ");
+    let mut shown = 0;
+    for l in held.iter().take(3) {
+        let sep = if shown == 0 { 0 } else { 2 };
+        if shown > 0 && h.chars().count() + sep + l.chars().count() > room {
+            break;
+        }
+        if shown > 0 {
+            h.push_str("; ");
+        }
+        h.push_str(l);
+        shown += 1;
+    }
+    if held.len() > shown {
+        h.push_str(&format!("; +{} more", held.len() - shown));
+    }
+    h
 }
 
 /// The top promoted claims with attribution, unless memory is not agent-visible.
@@ -207,9 +264,10 @@ fn read<T: serde::de::DeserializeOwned + Clean>(ctx: &Ctx, name: &str) -> Option
 
 impl Clean for Material {
     fn clean(&mut self) {
-        // Cleaned and bounded to a line, without allocating for the (common) untouched one.
+        // Cleaned and bounded to a line (a label it cuts stays closed), without allocating
+        // for the (common) untouched one.
         let c = |s: &mut String| {
-            if let std::borrow::Cow::Owned(new) = sanitize::clean_cow(s, LINE_CHARS) {
+            if let std::borrow::Cow::Owned(new) = peer::bound_line(s, LINE_CHARS) {
                 *s = new;
             }
         };

@@ -1,6 +1,7 @@
 //! The session-start briefing: live agents and what they hold, recent sessions and
-//! handoffs, and at most 5 promoted claims with attribution — sanitized, and capped so
-//! it never crowds the model's context (each section has its own share of the cap).
+//! handoffs, and at most 5 promoted claims with attribution — sanitized, every peer-written
+//! string labelled (`«…»`, explained once in the head), and capped so it never crowds the
+//! model's context (each section has its own share of the cap).
 
 use crate::cache::{self, Read};
 use crate::ctx::Ctx;
@@ -8,16 +9,18 @@ use crate::fleet::briefing::{
     self as material, CLAIM_TEXT_CHARS, LINE_CHARS, MAX_CLAIMS, Material, RepoLine,
 };
 use crate::memory::render;
+use crate::peer;
 use crate::sanitize;
 
 /// The whole briefing never exceeds this many characters.
 pub const MAX_CHARS: usize = 3000;
 // Shares of MAX_CHARS: who holds what matters most before the first edit.
-const HEAD_CHARS: usize = 300;
+const HEAD_CHARS: usize = 330;
 const AGENT_CHARS: usize = 700;
-const HISTORY_CHARS: usize = 450;
-// Claims are budgeted by count, not characters: up to MAX_CLAIMS whole claims always fit.
-const CLAIM_CHARS: usize = 100 + MAX_CLAIMS * (80 + CLAIM_TEXT_CHARS + 4);
+const HISTORY_CHARS: usize = 440;
+// Claims are budgeted by count, not characters: up to MAX_CLAIMS whole claims always fit
+// (attribution, then the text with its two label marks and indent).
+const CLAIM_CHARS: usize = 100 + MAX_CLAIMS * (80 + CLAIM_TEXT_CHARS + 6);
 const _: () = assert!(HEAD_CHARS + AGENT_CHARS + HISTORY_CHARS + CLAIM_CHARS <= MAX_CHARS);
 
 /// Lines kept within a character budget; whatever does not fit is dropped and marked.
@@ -37,9 +40,10 @@ impl Section {
             cut: false,
         }
     }
-    /// Add one sanitized, length-bounded line; false once the section is full.
+    /// Add one sanitized, length-bounded line (a label it cuts stays closed); false once
+    /// the section is full.
     fn push(&mut self, line: &str) -> bool {
-        let line = sanitize::clean(&line.replace('\n', " "), LINE_CHARS);
+        let line = peer::bound_line(&line.replace('\n', " "), LINE_CHARS).into_owned();
         let n = line.chars().count() + 1;
         if self.cut || self.used + n > self.limit {
             self.cut = true;
@@ -96,6 +100,13 @@ pub fn assemble(ctx: &Ctx, m: &Material, repo: Option<&str>, now: i64) -> String
         None => format!("ctxlake fleet briefing: fleet `{fleet}`: no fleet state cached yet (run `ctxlake sync`)."),
     });
     head.push("Leases are advisory: before editing shared code, check `fleet_status` and claim paths with `fleet_claim`.");
+    let labelled = !(m.agents.is_empty()
+        && m.handoffs.is_empty()
+        && m.sessions.is_empty()
+        && m.claims.is_empty());
+    if labelled {
+        head.push(peer::LEGEND);
+    }
     let mut agents = Section::new(AGENT_CHARS);
     if m.generated_at.is_some() {
         if m.agents.is_empty() {
@@ -108,7 +119,8 @@ pub fn assemble(ctx: &Ctx, m: &Material, repo: Option<&str>, now: i64) -> String
                 } else {
                     ""
                 };
-                if !agents.push(&format!("- {}{you} {}", a.agent, a.rest)) {
+                let agent = peer::unmarked(&a.agent);
+                if !agents.push(&format!("- {agent}{you} {}", a.rest)) {
                     break;
                 }
             }

@@ -124,8 +124,9 @@ fn agents_handoffs_and_at_most_five_attributed_claims() {
     snapshot(&c, 8);
     let b = b(&c);
     assert!(b.contains("Live agents (3):"), "{b}");
-    assert!(b.contains("agent-0 [claude-code] task 0"), "{b}");
-    assert!(b.contains("holds src/m0/f0.rs until"), "{b}");
+    assert!(b.contains("agent-0 [claude-code] «task 0"), "{b}");
+    assert!(b.contains("holds «src/m0/f0.rs» until"), "{b}");
+    assert!(b.contains(crate::peer::LEGEND), "{b}");
     assert!(b.contains("finish the token refresh"), "{b}");
     assert!(b.contains(render::HEADING), "{b}");
     assert!(
@@ -213,4 +214,38 @@ fn a_material_version_mismatch_gives_the_header_only() {
     assert!(!text.contains(render::HEADING), "{text}");
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("version"), "{notes:?}");
+}
+
+/// Agent lines are rendered to fit: whole labelled leases and a count, never a line the
+/// reader must cut (cutting costs every session start, and would cut a label).
+#[test]
+fn agent_lines_fit_whole_with_their_labels() {
+    let d = tempfile::tempdir().unwrap();
+    let c = ctx(d.path());
+    populate(&c, 5, 10, "");
+    // Long reasons and tasks, as agents write them.
+    let p = c.paths.cache_file("f", cache::ROSTER);
+    let mut r: Roster = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    for a in &mut r.agents {
+        a.task = Some("refactor the token refresh path of the login flow".repeat(2));
+        for l in &mut a.leases {
+            l.reason = "moving the session cache behind the new trait".into();
+        }
+    }
+    write(&c, cache::ROSTER, &r);
+    let m = crate::fleet::briefing::material(&c, NOW);
+    assert_eq!(m.agents.len(), 5);
+    for a in &m.agents {
+        let line = format!("- {} (your agent id) {}", a.agent, a.rest);
+        assert!(line.chars().count() <= LINE_CHARS, "{line}");
+        assert_eq!(
+            line.matches('«').count(),
+            line.matches('»').count(),
+            "{line}"
+        );
+        assert!(
+            a.rest.contains("; +") && a.rest.ends_with(" more"),
+            "{line}"
+        );
+    }
 }

@@ -75,7 +75,7 @@ fn handle(
         .session
         .clone()
         .or_else(|| var(env::SESSION_ID))
-        .map(|s| payload::safe_session(&s))
+        .map(|s| crate::scope::session_id(&s))
         .unwrap_or_else(|| "unknown".into());
     let ctx = context(paths, flags, &event, &session, notes);
     watchdog::stage(watchdog::Stage::Capturing);

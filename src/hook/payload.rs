@@ -304,28 +304,6 @@ fn exit_code_in(text: &str) -> Option<i64> {
     rest.get(..end)?.parse().ok()
 }
 
-/// A runtime's session id made safe as a file name (ids become `<session>.ndjson`).
-pub fn safe_session(id: &str) -> String {
-    let mapped: String = id
-        .chars()
-        .take(128)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let s = mapped.replace("..", "-");
-    let s = s.trim_start_matches(['.', '-']);
-    if s.is_empty() {
-        "unknown".into()
-    } else {
-        s.to_string()
-    }
-}
-
 #[cfg(test)]
 #[path = "payload_tests.rs"]
 mod tests;

@@ -141,11 +141,37 @@ fn event_from_the_command_line_and_names() {
     assert_eq!(kind_of("whatever"), Kind::Other);
 }
 
+/// Session ids name spool files and lake keys: an id-shaped one is kept, anything else
+/// (a path, a space, a secret) is hashed, the same way every time.
 #[test]
-fn session_ids_become_safe_file_names() {
-    assert_eq!(safe_session("f31a36e2-6dbe"), "f31a36e2-6dbe");
-    assert_eq!(safe_session("../../etc/passwd"), "etc-passwd");
-    assert_eq!(safe_session("a/b c"), "a-b-c");
-    assert_eq!(safe_session("..."), "unknown");
-    assert_eq!(safe_session(&"x".repeat(500)).len(), 128);
+fn session_ids_become_safe_stable_names() {
+    use crate::scope::{HASHED_SESSION, session_id};
+    assert_eq!(
+        session_id("f31a36e2-6dbe-4866-be6f-9f4a675bb550"),
+        "f31a36e2-6dbe-4866-be6f-9f4a675bb550"
+    );
+    assert_eq!(session_id("01JD3S9Q4Z"), "01JD3S9Q4Z");
+    let token = format!("ghp_{}", "Zq8Xv2LmT4nR7pW1sK9dF3hJ6bY0cE5gU2aQ");
+    for raw in [
+        "../../etc/passwd",
+        "a/b c",
+        "...",
+        "a\u{2028}b",
+        &"x".repeat(500),
+        &token,
+        "",
+    ] {
+        let s = session_id(raw);
+        assert!(
+            s.starts_with(HASHED_SESSION) && s.len() == 35,
+            "{raw:?} -> {s}"
+        );
+        assert_eq!(session_id(raw), s, "stable");
+        crate::scope::validate_id("session", &s).unwrap();
+    }
+    assert_ne!(
+        session_id("a/b"),
+        session_id("a:b"),
+        "no collisions by mapping"
+    );
 }

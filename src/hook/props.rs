@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
-use super::payload::{self, Event, kind_of, normalize, patch_paths, safe_session};
+use super::payload::{self, Event, kind_of, normalize, patch_paths};
 use crate::paths::Paths;
 use crate::proptests::{config, json_value, nasty_text};
 use crate::scope::ScopeFlags;
@@ -163,13 +163,16 @@ proptest! {
         prop_assert_eq!(seen(&normalize(&with, None)), seen(&normalize(v, None)), "{}", name);
     }
 
-    /// Session ids become file names: whatever comes in, the name is safe and bounded.
+    /// Session ids become file names and lake keys: whatever comes in, the name is safe,
+    /// bounded, a valid id, and the same for every event of the session.
     #[test]
-    fn a_session_id_always_becomes_a_safe_file_name(id in nasty_text()) {
-        let s = safe_session(&id);
+    fn a_session_id_always_becomes_a_safe_stable_name(id in nasty_text()) {
+        let s = crate::scope::session_id(&id);
         prop_assert!(!s.is_empty() && s.len() <= 128);
         prop_assert!(!s.starts_with(['.', '-']) && !s.contains(".."));
         prop_assert!(s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.@".contains(c)));
+        prop_assert!(crate::scope::validate_id("session", &s).is_ok());
+        prop_assert_eq!(crate::scope::session_id(&id), s);
     }
 
     #[test]

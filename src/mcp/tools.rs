@@ -124,7 +124,7 @@ pub fn call(ctx: &Ctx, version: Version, params: &Map<String, Value>) -> Result<
         _ => (tool.call)(ctx, args.clone()),
     };
     let (outcome, code) = match ran {
-        Ok(v) => (Ok(success(version, v)), None),
+        Ok(v) => (Ok(success(version, tool, v)), None),
         Err(e) => {
             let code = e.code;
             (failure(version, e, tool, &args), Some(code))
@@ -152,9 +152,9 @@ pub fn refuse(e: &Error, params: &Map<String, Value>) -> Called {
     }
 }
 
-fn success(version: Version, value: Value) -> Value {
+fn success(version: Version, tool: &Tool, value: Value) -> Value {
     let mut r = json!({
-        "content": [{"type": "text", "text": value.to_string()}],
+        "content": [{"type": "text", "text": text_of(tool, &value)}],
         "isError": false,
     });
     if version.structured() {
@@ -179,6 +179,26 @@ fn failure(version: Version, e: Error, tool: &Tool, args: &Value) -> Result<Valu
         Mcp::InvalidParams | Mcp::ToolError => {}
     }
     Ok(error_result(&e, &message))
+}
+
+/// The text block: the output's JSON, with every peer-written field labelled (`«…»`) and,
+/// when any was, the legend first (`peer_text`). `structuredContent` keeps raw values: the
+/// label is for the model reading text, not for a program reading fields.
+fn text_of(tool: &Tool, value: &Value) -> String {
+    if tool.peer_fields.is_empty() {
+        return value.to_string();
+    }
+    let mut labelled = value.clone();
+    if crate::peer::label_paths(&mut labelled, tool.peer_fields) == 0 {
+        return value.to_string();
+    }
+    let Value::Object(fields) = labelled else {
+        return labelled.to_string();
+    };
+    let mut out = Map::with_capacity(fields.len() + 1);
+    out.insert("peer_text".into(), json!(crate::peer::LEGEND));
+    out.extend(fields);
+    Value::Object(out).to_string()
 }
 
 /// `isError: true` with the message and the hint, as text and in `_meta`.

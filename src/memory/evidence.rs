@@ -26,17 +26,19 @@ pub fn check(evidence: &[Value]) -> Result<()> {
         .hint("cite the strongest 20; nothing was trimmed or queued"));
     }
     for (i, e) in evidence.iter().enumerate() {
+        // Judged as the write boundary will store it: an id of invisible characters only
+        // (`"\u{200b}"`) passes a plain emptiness check, then cleans to "".
         let has = |k: &str| {
             e.get(k)
                 .and_then(Value::as_str)
-                .is_some_and(|s| !s.trim().is_empty())
+                .is_some_and(|s| !crate::sanitize::clean_cow(s, usize::MAX).trim().is_empty())
         };
         if !(has("session_id") && has("message_id")) {
             return Err(Error::refused(
                 "evidence_incomplete",
                 format!("citation {i} lacks a non-empty `session_id` and `message_id`"),
             )
-            .hint("each citation must name the session and the message that show the claim"));
+            .hint("each citation must name the session and the message that show the claim (invisible characters alone name nothing)"));
         }
     }
     Ok(())
@@ -63,5 +65,20 @@ mod tests {
             "evidence_too_many"
         );
         check(&vec![ok; 20]).unwrap();
+    }
+
+    /// Ids that clean to nothing are no ids: checked after cleaning, not before.
+    #[test]
+    fn invisible_only_ids_are_refused() {
+        for (sid, mid) in [
+            ("\u{200b}", "m"),
+            ("s", "\u{2060}\u{feff}"),
+            ("\u{202e} \u{2028}", "m"),
+            ("\u{e0041}", "\u{1b}"),
+        ] {
+            let e = check(&[json!({"session_id": sid, "message_id": mid})]).unwrap_err();
+            assert_eq!(e.code, "evidence_incomplete", "{sid:?} {mid:?}");
+        }
+        check(&[json!({"session_id": "s\u{200b}1", "message_id": "m"})]).unwrap();
     }
 }

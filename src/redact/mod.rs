@@ -2,10 +2,12 @@
 //! `[REDACTED:<rule-id>]` before anything reaches the spool or the lake (DESIGN §4).
 //! Cheap to build (keywords only); each rule's regex compiles on the first keyword hit.
 
+mod accept;
 mod checks;
 mod keywords;
 mod rules;
 mod spans;
+mod wrap;
 
 #[cfg(test)]
 mod tests;
@@ -13,11 +15,12 @@ mod tests;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use regex::bytes::{Captures, Regex, RegexBuilder};
+use regex::bytes::{Regex, RegexBuilder};
 use serde_json::Value;
 
-use checks::{Quote, assignment_is_secret, base64_prefix, classify_name, entropy, is_placeholder};
-use rules::{Check, RULES, Rule};
+#[cfg(test)]
+use checks::entropy;
+use rules::{RULES, Rule};
 use spans::{
     apply, marker_ranges, merge, raw_to_findings, subtract_markers, widen_to_char_boundaries,
 };
@@ -106,8 +109,29 @@ impl Redactor {
     }
 
     /// Findings without modifying (rule id + byte range), merged so they never overlap,
-    /// sorted by position.
+    /// sorted by position. A token wrapped across lines is found whole (see `wrap`).
     pub fn find(&self, text: &str) -> Vec<Finding> {
+        let mut raw = self.find_raw(text);
+        if let Some(j) = wrap::joined(text) {
+            for (s, e, r) in self.find_raw(&j.text) {
+                if let Some((s, e)) = j.across_a_break(s, e) {
+                    raw.push((s, e, r));
+                }
+            }
+        }
+        if raw.is_empty() {
+            return Vec::new();
+        }
+        // Text already redacted by an earlier pass must not be redacted again (idempotence).
+        let markers = marker_ranges(text.as_bytes());
+        if !markers.is_empty() {
+            raw = subtract_markers(raw, &markers);
+        }
+        raw_to_findings(merge(raw))
+    }
+
+    /// Every rule's accepted matches in `text`: (start, end, rule index), unmerged.
+    fn find_raw(&self, text: &str) -> Vec<(usize, usize, usize)> {
         let hay = text.as_bytes();
         let mut hit = vec![false; RULES.len()];
         let mut any = false;
@@ -118,32 +142,23 @@ impl Redactor {
                 any = true;
             }
         });
-        if !any {
-            return Vec::new();
-        }
-        // (start, end, rule index)
         let mut raw: Vec<(usize, usize, usize)> = Vec::new();
+        if !any {
+            return raw;
+        }
         for (i, rule) in RULES.iter().enumerate() {
             if !hit[i] {
                 continue;
             }
             let Some(c) = self.compiled(i) else { continue };
             for caps in c.re.captures_iter(hay) {
-                if let Some((s, e)) = accept(rule, c, &caps, hay) {
+                if let Some((s, e)) = accept::accept(rule, c, &caps, hay) {
                     let (s, e) = widen_to_char_boundaries(text, s, e);
                     raw.push((s, e, i));
                 }
             }
         }
-        if raw.is_empty() {
-            return raw_to_findings(raw);
-        }
-        // Text already redacted by an earlier pass must not be redacted again (idempotence).
-        let markers = marker_ranges(hay);
-        if !markers.is_empty() {
-            raw = subtract_markers(raw, &markers);
-        }
-        raw_to_findings(merge(raw))
+        raw
     }
 
     /// Replace every secret in `text` with `[REDACTED:<rule-id>]`. Borrowed when nothing matched.
@@ -186,18 +201,25 @@ impl Redactor {
             Value::Array(items) => items.iter_mut().map(|v| self.redact_value(v)).sum(),
             Value::Object(map) => {
                 let mut n = 0;
-                if map.keys().all(|k| self.find(k).is_empty()) {
-                    for v in map.values_mut() {
-                        n += self.redact_value(v);
+                if map.keys().any(|k| !self.find(k).is_empty()) {
+                    // Rebuild to rewrite keys in place (serde_json's map keeps insertion order).
+                    let old = std::mem::take(map);
+                    for (k, v) in old {
+                        let (nk, kn) = self.redact_counting(&k);
+                        n += kn;
+                        map.insert(nk.into_owned(), v);
                     }
-                    return n;
                 }
-                // Rebuild to rewrite keys in place of order (serde_json's map keeps insertion order).
-                let old = std::mem::take(map);
-                for (k, mut v) in old {
-                    let (nk, kn) = self.redact_counting(&k);
-                    n += kn + self.redact_value(&mut v);
-                    map.insert(nk.into_owned(), v);
+                for (k, v) in map.iter_mut() {
+                    n += self.redact_value(v);
+                    // `{"password": "hunter2!"}`: the key is the assignment's name, which a
+                    // scan of the value alone never sees.
+                    if let Value::String(s) = v
+                        && accept::named_value_is_secret(k, s)
+                    {
+                        *s = format!("[REDACTED:{}]", accept::NAMED_VALUE_RULE);
+                        n += 1;
+                    }
                 }
                 n
             }
@@ -230,92 +252,4 @@ fn compile(rule: &Rule) -> Option<Compiled> {
         op_group,
         tail_group,
     })
-}
-
-/// Decide whether one regex match is a secret; returns the byte range to redact.
-fn accept(rule: &Rule, c: &Compiled, caps: &Captures<'_>, hay: &[u8]) -> Option<(usize, usize)> {
-    let (group, m) = if c.secret_groups.is_empty() {
-        (0, caps.get(0)?)
-    } else {
-        c.secret_groups
-            .iter()
-            .find_map(|&g| caps.get(g).map(|m| (g, m)))?
-    };
-    let secret = m.as_bytes();
-    if secret.is_empty() {
-        return None;
-    }
-    if rule.min_entropy > 0.0 && entropy(secret) <= rule.min_entropy {
-        return None;
-    }
-    if checks::obviously_fake(secret) {
-        return None;
-    }
-    // Patterns are ASCII-only around the secret, but the secret itself may hold UTF-8.
-    let text = String::from_utf8_lossy(secret);
-    let ok = match rule.check {
-        Check::None => true,
-        Check::NotAwsExample => !secret.ends_with(b"EXAMPLE"),
-        Check::PemBase64 => {
-            let head = base64_prefix(secret, 96);
-            head.windows(11).any(|w| w == b"PRIVATE KEY")
-        }
-        Check::Literal => !is_placeholder(&text),
-        Check::NotPlaceholder => {
-            // A short bare word after `Bearer`/`Basic` is a scheme or prose, not a credential.
-            !is_placeholder(&text)
-                && (secret.len() >= 16 || !secret.iter().all(u8::is_ascii_alphabetic))
-        }
-        Check::UrlUserinfo => {
-            let bare_token = c.secret_groups.get(1).is_some_and(|&g| g == group);
-            if bare_token {
-                entropy(secret) > 3.0
-                    && secret.iter().any(u8::is_ascii_digit)
-                    && secret.iter().any(u8::is_ascii_alphabetic)
-            } else {
-                !is_template_or_mask(&text)
-            }
-        }
-        Check::Assignment => {
-            let name = c
-                .name_group
-                .and_then(|g| caps.get(g))
-                .map(|m| String::from_utf8_lossy(m.as_bytes()))
-                .unwrap_or_default();
-            let op = c
-                .op_group
-                .and_then(|g| caps.get(g))
-                .map_or(" ", |m| std::str::from_utf8(m.as_bytes()).unwrap_or(" "));
-            let followed_by_call = c
-                .tail_group
-                .and_then(|g| caps.get(g))
-                .is_some_and(|m| !m.is_empty());
-            let quoted = m.start() > 0
-                && matches!(hay[m.start() - 1], b'"' | b'\'' | b'`')
-                && hay.get(m.end()) == Some(&hay[m.start() - 1]);
-            let quote = if quoted { Quote::Quoted } else { Quote::None };
-            classify_name(&name).is_some_and(|tier| {
-                assignment_is_secret(&name, tier, op, quote, &text, followed_by_call)
-            })
-        }
-    };
-    ok.then(|| (m.start(), m.end()))
-}
-
-/// URL passwords are often plain words (`user:secret@host`), so only templates and masks
-/// are exempt there, not the word lists.
-fn is_template_or_mask(v: &str) -> bool {
-    let b = v.as_bytes();
-    v.starts_with("%s")
-        || v.starts_with("%(")
-        || v.contains("${")
-        || v.contains("{{")
-        || (b.first() == Some(&b'$')
-            && b.get(1)
-                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_'))
-        || (b.first() == Some(&b'{') && b.last() == Some(&b'}'))
-        || (b.first() == Some(&b'<') && b.last() == Some(&b'>'))
-        || v.to_ascii_lowercase().contains("[redacted")
-        || b.iter()
-            .all(|&c| c == b[0] && matches!(c, b'*' | b'x' | b'X' | b'.'))
 }

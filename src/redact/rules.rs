@@ -19,6 +19,8 @@ pub(crate) enum Check {
     UrlUserinfo,
     /// Name/value assignment: classify the name, then the value (see `generic.rs`).
     Assignment,
+    /// A random token: at least one digit and one letter (a word is not a key).
+    Mixed,
 }
 
 /// One secret format.
@@ -248,6 +250,16 @@ pub(crate) static RULES: &[Rule] = &[
         "OpenAI API key (sk-proj-/sk-svcacct-/sk-admin-, legacy T3BlbkFJ marker)",
         &["t3blbkfj", "sk-proj-", "sk-svcacct-", "sk-admin-"],
         r"\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}|[A-Za-z0-9_-]{10,200}T3BlbkFJ[A-Za-z0-9_-]{10,200})",
+    ),
+    with(
+        rule(
+            "sk-api-key",
+            "`sk-` key without a provider marker (OpenAI legacy 48 letters and digits, DeepSeek 32 hex, Moonshot, …)",
+            &["sk-"],
+            r"\bsk-[A-Za-z0-9]{32,200}\b",
+        ),
+        3.0,
+        Check::Mixed,
     ),
     rule(
         "anthropic-api-key",
@@ -641,7 +653,7 @@ pub(crate) static RULES: &[Rule] = &[
             "cli-password-flag",
             "-p password on docker/podman/helm/psexec/mysql/sshpass command lines",
             &["-p"],
-            r#"(?i)\b(?:(?:docker|podman|nerdctl|buildah|helm\s+registry)\s+login|psexec(?:\.exe)?|mysql|mysqldump|mysqladmin|sshpass|smbclient)\b[^\n]{0,200}?\s-p[ \t]*(?:"(?P<s1>[^"\n]{2,200})"|'(?P<s2>[^'\n]{2,200})'|(?P<s3>[^\s"'|;&]{2,200}))"#,
+            r#"(?i)\b(?:(?:docker|podman|nerdctl|buildah|helm\s+registry)\s+login|psexec(?:\.exe)?|mysql|mysqldump|mysqladmin|sshpass|smbclient)\b[^\n]{0,200}?\s-p[ \t]*(?:"(?P<s1>[^"\n]{2,200})"|'(?P<s2>[^'\n]{2,200})'|(?P<s3>[^\s"'|;]{2,200}))"#,
         ),
         0.0,
         Check::Literal,
@@ -651,7 +663,7 @@ pub(crate) static RULES: &[Rule] = &[
             "cli-secret-flag",
             "--password / --token / --api-key style command-line flags (and PowerShell -Password)",
             &["pass", "pwd", "token", "secret", "key"],
-            r#"(?i)(?:^|[\s"'`])--?(?P<n>[a-z0-9-]{0,40}(?:password|passwd|pwd|token|api-?key|secret|private-key))(?:=|[ \t]+)(?:"(?P<s1>[^"\n]{3,300})"|'(?P<s2>[^'\n]{3,300})'|(?P<s3>[^\s"'|;&]{3,300}))"#,
+            r#"(?i)(?:^|[\s"'`])--?(?P<n>[a-z0-9-]{0,40}(?:password|passwd|pwd|token|api-?key|secret|private-key))(?:=|[ \t]+)(?:"(?P<s1>[^"\n]{3,300})"|'(?P<s2>[^'\n]{3,300})'|(?P<s3>[^\s"'|;]{3,300}))"#,
         ),
         0.0,
         Check::Assignment,
@@ -703,7 +715,7 @@ pub(crate) static RULES: &[Rule] = &[
             &[
                 "pass", "pwd", "secret", "token", "key", "auth", "cred", "_pat",
             ],
-            r#"(?im)(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z0-9_.-]{0,60}?(?:pass|pwd|secret|token|key|auth|cred|_pat)[A-Za-z0-9_.-]{0,40}?)["'\]]?[ \t]*(?P<o>===|!==|==|!=|:=|=>|->|\|\||=|:|,)[ \t]*(?:\\?"(?P<s1>(?:[^"\\\n\r]|\\[^"\n\r]){1,400})\\?"|'(?P<s2>[^'\n\r]{1,400})'|`(?P<s3>[^`\n\r]{1,400})`|(?P<s4>[^\s"'`,;<>(){}\[\]&|]{1,400})(?P<t>[(\[]?))"#,
+            r#"(?im)(?:^|[^A-Za-z0-9_.-])(?P<n>[A-Za-z0-9_.-]{0,60}?(?:pass|pwd|secret|token|key|auth|cred|_pat)[A-Za-z0-9_.-]{0,40}?)["'\]]?[ \t]*(?P<o>===|!==|==|!=|:=|=>|->|\|\||=|:|,)[ \t]*(?:\\?"(?P<s1>(?:[^"\\\n\r]|\\[^"\n\r]){1,400})\\?"|'(?P<s2>[^'\n\r]{1,400})'|`(?P<s3>[^`\n\r]{1,400})`|(?P<s4>[^\s"'`,;<>(){}\[\]|]{1,400})(?P<t>[(\[]?))"#,
         ),
         0.0,
         Check::Assignment,

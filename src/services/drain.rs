@@ -355,6 +355,9 @@ impl<'a> Applier<'a> {
         // come from an older build, or from a writer that is not ctxlake at all.
         report.secrets_rescrubbed +=
             crate::scrub::scrub(&mut rec.payload, crate::rules::MAX_TEXT_CHARS).redacted;
+        // A session id names a segment key: one an older build spooled raw is mapped as
+        // today's writers map it (a no-op for an id they wrote).
+        rec.session = crate::scope::session_id(&rec.session);
         // The record id too: it names batch keys, and every reader drops a bad one.
         if crate::scope::validate_id("fleet", &rec.fleet).is_err()
             || crate::scope::validate_id("record", &rec.id).is_err()

@@ -20,6 +20,10 @@ pub struct Tool {
     pub read_only: bool,
     pub input_schema: fn() -> Value,
     pub output_schema: fn() -> Value,
+    /// The output's free-text fields that other agents wrote (`agents[].leases[].reason`):
+    /// labelled as peer text in the text a model reads (`crate::peer`), raw in the
+    /// structured output. Identifiers a caller passes back (paths, repos, ids) are not.
+    pub peer_fields: &'static [&'static str],
     /// Deserialize arguments, run, serialize the output object.
     pub call: fn(&Ctx, Value) -> Result<Value>,
 }
@@ -114,5 +118,45 @@ mod tests {
             );
         }
         assert!(find("memory_write").is_none());
+    }
+
+    /// Each declared peer field names a text field of the tool's output schema, so a
+    /// renamed field cannot silently stop being labelled.
+    #[test]
+    fn peer_fields_name_text_fields_of_the_output() {
+        fn text_at(schema: &Value, path: &[&str]) -> bool {
+            let Some((first, rest)) = path.split_first() else {
+                let types = schema["type"].to_string();
+                return types.contains("string")
+                    || (types.contains("array") && schema["items"]["type"] == "string");
+            };
+            let (key, every) = match first.strip_suffix("[]") {
+                Some(k) => (k, true),
+                None => (*first, false),
+            };
+            let field = &schema["properties"][key];
+            if every {
+                text_at(&field["items"], rest)
+            } else {
+                text_at(field, rest)
+            }
+        }
+        let mut labelled = 0;
+        for t in registry() {
+            let schema = (t.output_schema)();
+            for p in t.peer_fields {
+                let path: Vec<&str> = p.split('.').collect();
+                assert!(
+                    text_at(&schema, &path),
+                    "{}: `{p}` is not a text field",
+                    t.name
+                );
+                labelled += 1;
+            }
+            if t.read_only {
+                assert!(!t.peer_fields.is_empty(), "{} reads peer text", t.name);
+            }
+        }
+        assert!(labelled >= 8);
     }
 }

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "paths",
             "error",
             "sanitize",
+            "peer",
             "redact",
             "scrub",
             "time",

@@ -296,6 +296,13 @@ pub(super) fn cases() -> Vec<Case> {
             "sk-proj- prefix",
         ),
         wrap(
+            "sk-api-key",
+            "OPENAI_API_KEY=",
+            format!("sk-{}", al(48, 33)),
+            "",
+            "scikit-learn is sk-learn; sk-abcdefghijklmnopqrstuvwxyzabcdefgh has no digit",
+        ),
+        wrap(
             "anthropic-api-key",
             "x-api-key: ",
             format!("sk-ant-api03-{}AA", synth(93, URLSAFE, 33)),
@@ -916,6 +923,17 @@ pub(super) fn extra_positives() -> Vec<(&'static str, String, String)> {
             synth(95, URLSAFE, 208),
         ),
     ];
+    // `sk-` keys without a provider marker (issue 23): 48 letters and digits, 32 hex.
+    v.push((
+        "sk-api-key",
+        format!("key sk-{} ok", al(48, 212)),
+        al(48, 212),
+    ));
+    v.push((
+        "sk-api-key",
+        format!("DEEPSEEK_API_KEY=sk-{}", hx(32, 213)),
+        hx(32, 213),
+    ));
     // Unicode around a secret must not confuse byte ranges.
     v.push((
         "github-pat",

@@ -10,6 +10,7 @@ use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
 
 mod cases;
+mod gaps;
 mod noseyparker;
 
 use cases::*;

@@ -16,6 +16,7 @@ pub const TOOL: Tool = Tool {
     read_only: false,
     input_schema: schema_of::<HandoffInput>,
     output_schema: schema_of::<Queued>,
+    peer_fields: &[],
     call: |ctx, args| invoke(ctx, args, run),
 };
 

@@ -15,6 +15,12 @@ pub const TOOL: Tool = Tool {
     read_only: true,
     input_schema: schema_of::<HistoryInput>,
     output_schema: schema_of::<HistoryOutput>,
+    peer_fields: &[
+        "sessions[].commands",
+        "sessions[].tests",
+        "handoffs[].summary",
+        "handoffs[].next",
+    ],
     call: |ctx, args| invoke(ctx, args, run),
 };
 

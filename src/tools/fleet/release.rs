@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     read_only: false,
     input_schema: schema_of::<ReleaseInput>,
     output_schema: schema_of::<Queued>,
+    peer_fields: &[],
     call: |ctx, args| invoke(ctx, args, run),
 };
 

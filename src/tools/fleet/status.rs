@@ -16,6 +16,7 @@ pub const TOOL: Tool = Tool {
     read_only: true,
     input_schema: schema_of::<StatusInput>,
     output_schema: schema_of::<StatusOutput>,
+    peer_fields: &["agents[].task", "agents[].leases[].reason"],
     call: |ctx, args| invoke(ctx, args, run),
 };
 

@@ -19,6 +19,7 @@ pub const TOOL: Tool = Tool {
     read_only: true,
     input_schema: schema_of::<SearchInput>,
     output_schema: schema_of::<SearchOutput>,
+    peer_fields: &["results[].claim"],
     call: |ctx, args| invoke(ctx, args, run),
 };
 

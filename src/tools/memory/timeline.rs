@@ -17,6 +17,7 @@ pub const TOOL: Tool = Tool {
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
     output_schema: schema_of::<TimelineOutput>,
+    peer_fields: &["entries[].text"],
     call: |ctx, args| invoke(ctx, args, run),
 };
 
