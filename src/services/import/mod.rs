@@ -16,7 +16,6 @@ use serde::Serialize;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::history::import::{Session, Source};
-use crate::hook::payload::safe_session;
 use crate::install::env::Env;
 use crate::install::runtimes::Runtime;
 use ledger::Ledger;
@@ -242,7 +241,8 @@ fn session(
         return Ok(());
     }
     let runtime = source.as_str();
-    let id = safe_session(&s.id);
+    // The id the hook would have named this session by (`scope::session_id`), so they meet.
+    let id = crate::scope::session_id(&s.id);
     let from = ledger.sessions.get(&id).copied().unwrap_or(0);
     if from >= s.events.len() {
         report.unchanged += 1;
