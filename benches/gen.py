@@ -3,7 +3,8 @@
 
 usage: gen.py roster DIR AGENTS LEASES      -> DIR/cache/default/roster.json
        gen.py spool DIR RECORDS            -> DIR/spool/mcp/default.ndjson (framed, CRC'd)
-       gen.py claims DIR EVENTS            -> DIR/lake/claims/default/events/*.json + fleets/default
+       gen.py claims DIR EVENTS            -> DIR/lake/claims/default/events/*.ndjson + fleets/default
+                                              (one event per batch object: as many objects as events)
 """
 import json, os, random, sys, zlib
 
@@ -20,16 +21,19 @@ def frame(rec):
     rest = json.dumps(rec, separators=(",", ":"))[1:]
     return '{"v":1,"crc":"%08x",%s\n' % (zlib.crc32(rest.encode()), rest)
 
+FAR = 32472144000000  # 2999-01-01T00:00:00Z in ms
+DAY = 1795910400000  # 2026-11-29T00:00:00Z in ms
+
 def roster(d, agents, leases):
     rnd = random.Random(1)
     out = {"generated_at": "2999-01-01T00:00:00.000Z", "lake_clock_offset_ms": 0, "agents": []}
     per = leases // agents
     for a in range(agents):
         ls = [{"repo": "github.com/acme/api", "path": f"src/m{a}/f{j}.rs" if rnd.random() > 0.1 else f"src/m{rnd.randrange(agents)}",
-               "reason": "bench", "granted_at": f"2026-11-29T00:{a % 60:02d}:{j % 60:02d}.000Z",
-               "expires_at": "2999-01-01T00:00:00.000Z"} for j in range(per)]
+               "reason": "bench", "granted_at_ms": DAY + ((a % 60) * 60 + j % 60) * 1000,
+               "expires_at_ms": FAR} for j in range(per)]
         out["agents"].append({"agent": f"agent-{a}", "session": f"s{a}", "task": "bench task",
-                              "last_seen": "2999-01-01T00:00:00.000Z", "leases": ls})
+                              "last_seen_ms": FAR, "leases": ls})
     p = os.path.join(d, "cache", "default"); os.makedirs(p, exist_ok=True)
     json.dump(out, open(os.path.join(p, "roster.json"), "w"))
 
@@ -52,13 +56,13 @@ def claims(d, n):
     open(os.path.join(d, "lake", "fleets", "default"), "w").close()
     for i in range(n):
         text = " ".join(rnd.choice(WORDS) for _ in range(8)) + f" #{i}"
-        ev = {"id": ulid(i), "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose",
-              "agent": f"a{i % 50}", "session": f"s{i % 97}",
+        ev = {"id": ulid(i), "ts": "2026-11-29T00:00:00.000Z", "fleet": "default", "agent": f"a{i % 50}",
+              "session": f"s{i % 97}", "kind": "memory_propose",
               "payload": {"claim": text, "type": ("environment", "outcome", "convention")[i % 3],
                           "subject": f"{rnd.choice(WORDS)}-{rnd.randrange(n // 2000 + 1)}", "scope": "agent",
                           "evidence": [{"session_id": f"s{i % 97}", "message_id": "m"}]}}
-        with open(os.path.join(p, ulid(i) + ".json"), "w") as f:
-            json.dump(ev, f)
+        with open(os.path.join(p, ulid(i) + ".ndjson"), "w") as f:
+            f.write(frame(ev))
 
 if __name__ == "__main__":
     cmd, d = sys.argv[1], sys.argv[2]

@@ -51,21 +51,21 @@ echo "## idle sync on an S3 lake of $N objects (moto)"
 python3 - "$T/big/lake" "$N" <<'EOF'
 import json, os, sys
 lake, n = sys.argv[1], int(sys.argv[2])
-sys.path.insert(0, "benches"); from gen import ulid
+sys.path.insert(0, "benches"); from gen import ulid, frame
 for area in ("handoffs/default", "claims/default/events", "fleets"): os.makedirs(f"{lake}/{area}", exist_ok=True)
 open(f"{lake}/fleets/default", "w").close()
-for i in range(n):
+for i in range(n):  # one record per batch object: N objects
     id = ulid(i)
+    rec = {"id": id, "ts": "2026-11-29T00:00:00.000Z", "fleet": "default", "agent": "a"}
     if i % 2:
-        body = {"id": id, "at": "2026-11-29T00:00:00.000Z", "agent": "a", "session": "s", "repo": None,
-                "summary": f"note {i}", "status": "done", "next": None}
-        path = f"{lake}/handoffs/default/{id}.json"
+        rec |= {"session": "s", "kind": "fleet_handoff",
+                "payload": {"summary": f"note {i}", "status": "done", "next": None, "repo": None}}
+        path = f"{lake}/handoffs/default/{id}.ndjson"
     else:
-        body = {"id": id, "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a",
-                "session": f"s{i % 97}", "payload": {"claim": f"claim {i}", "type": "hypothesis", "subject": "s",
-                "evidence": [{"session_id": "s", "message_id": "m"}]}}
-        path = f"{lake}/claims/default/events/{id}.json"
-    with open(path, "w") as f: json.dump(body, f)
+        rec |= {"session": f"s{i % 97}", "kind": "memory_propose", "payload": {"claim": f"claim {i}",
+                "type": "hypothesis", "subject": "s", "evidence": [{"session_id": "s", "message_id": "m"}]}}
+        path = f"{lake}/claims/default/events/{id}.ndjson"
+    with open(path, "w") as f: f.write(frame(rec))
 EOF
 curl -s -X PUT "http://127.0.0.1:$PORT/big" >/dev/null
 s3env big "$T/big" /usr/bin/time -f "lake copy of $N objects into moto: %e s" \
@@ -89,11 +89,13 @@ def ulid(i):  # minted now, as a drain would land them (older ids reach readers 
     a = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
     v = int(time.time() * 1000) << 80 | i
     return "".join(a[(v >> (125 - k * 5)) & 31] for k in range(26))
-for i in range(100000, 101000):
-    ev = {"id": ulid(i), "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a1",
-          "session": f"s{i % 97}", "payload": {"claim": f"new claim {i}", "type": "outcome", "subject": "new",
-          "scope": "agent", "evidence": [{"session_id": f"s{i % 97}", "message_id": "m"}]}}
-    with open(os.path.join(p, ulid(i) + ".json"), "w") as f: json.dump(ev, f)
+sys.path.insert(0, "benches"); from gen import frame
+for i in range(100000, 101000):  # one event per batch object, as the 100k before them
+    ev = {"id": ulid(i), "ts": "2026-11-29T00:00:00.000Z", "fleet": "default", "agent": "a1",
+          "session": f"s{i % 97}", "kind": "memory_propose", "payload": {"claim": f"new claim {i}",
+          "type": "outcome", "subject": "new", "scope": "agent",
+          "evidence": [{"session_id": f"s{i % 97}", "message_id": "m"}]}}
+    with open(os.path.join(p, ulid(i) + ".ndjson"), "w") as f: f.write(frame(ev))
 EOF
 CTXLAKE_HOME="$T/m" /usr/bin/time -f "maint after 1k new: %e s wall, %M KiB max RSS" "$B" maint -q
 CTXLAKE_HOME="$T/m" /usr/bin/time -f "maint, nothing new: %e s wall" "$B" maint -q

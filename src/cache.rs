@@ -17,7 +17,8 @@ pub const PIPELINE: &str = "pipeline.json";
 /// Pre-rendered briefing material for `ctxlake hook` (see `hook::briefing::Material`).
 pub const BRIEFING: &str = "briefing.json";
 
-/// `roster.json`: every agent's presence object as the lake holds it.
+/// `roster.json`: every live session's presence, with the leases in force when sync
+/// wrote it. Times are lake-time ms (the tools render them as RFC 3339).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Roster {
     pub generated_at: String,
@@ -35,21 +36,24 @@ pub struct Presence {
     pub runtime: Option<String>,
     #[serde(default)]
     pub task: Option<String>,
-    /// When the lake last saw this presence (its object's mtime).
-    pub last_seen: String,
+    /// Lake time the lake last saw this session (its last record applied).
+    pub last_seen_ms: i64,
     #[serde(default)]
-    pub leases: Vec<Lease>,
+    pub leases: Vec<LeaseEntry>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Lease {
+/// A lease as a roster spells it, in the lake's host rosters and in `roster.json` alike:
+/// its holder is the presence it sits in, its times are lake-time ms. Judged only as a
+/// `fleet::Lease`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseEntry {
     /// Normalized repo identity (git remote, else root path); empty when outside any repo.
     #[serde(default)]
     pub repo: String,
     pub path: String,
     pub reason: String,
-    pub granted_at: String,
-    pub expires_at: String,
+    pub granted_at_ms: i64,
+    pub expires_at_ms: i64,
 }
 
 /// `history.json`: digests of recent sessions, newest first.
@@ -228,19 +232,13 @@ impl Clean for Roster {
     fn clean(&mut self) {
         clean_str(&mut self.generated_at);
         for p in &mut self.agents {
-            for s in [&mut p.agent, &mut p.session, &mut p.last_seen] {
+            for s in [&mut p.agent, &mut p.session] {
                 clean_str(s);
             }
             clean_opt(&mut p.runtime);
             clean_opt(&mut p.task);
             for l in &mut p.leases {
-                for s in [
-                    &mut l.repo,
-                    &mut l.path,
-                    &mut l.reason,
-                    &mut l.granted_at,
-                    &mut l.expires_at,
-                ] {
+                for s in [&mut l.repo, &mut l.path, &mut l.reason] {
                     clean_str(s);
                 }
             }

@@ -149,10 +149,12 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
     plan::check_store(&choices.store)?;
     let text = plan::config_text(existing.as_deref(), &path, &choices)?;
     if crate::lake::s3::is_object_store_url(&choices.store) && !args.dry_run {
-        // Refuse a bucket that is unreachable or ignores conditional writes now, not at
-        // the first sync: nothing is written until the store passed the probe.
+        // Refuse a bucket that is unreachable, ignores conditional writes or holds a lake
+        // of another format now, not at the first sync: nothing is written until the
+        // store passed the probe.
         let s = crate::services::open::url(&current, &choices.store)?;
         crate::lake::store::probe(s.as_ref())?;
+        crate::lake::format::read(s.as_ref())?;
     }
     let picked = pick(&args, ask, &status, service_ready)?;
     let mut out = InitOutput {

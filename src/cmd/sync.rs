@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::{GlobalArgs, printed};
 use crate::error::{Error, Result};
+use crate::fleet::roster::Warning;
 use crate::services::drain::Carry;
 use crate::services::sync::{self, SyncOutput};
 use crate::services::watch;
@@ -66,12 +67,30 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
     printed(g.output().emit(&out, render))
 }
 
-/// The drain's one-time warnings (a host id shared with another home), on stderr.
+/// The drain's one-time warnings (a host id shared with another home, a roster rebuilt),
+/// on stderr.
 fn warn(out: &SyncOutput) {
-    out.drained
-        .warnings
-        .iter()
-        .for_each(|w| crate::output::stderr(w));
+    for w in &out.drained.warnings {
+        crate::output::stderr(&warning(w));
+    }
+}
+
+/// A drain's warning as the person reads it: `warning: …`, then `hint: …` if any.
+fn warning(w: &Warning) -> String {
+    match w {
+        Warning::HostIdShared {
+            old,
+            new,
+            host_id_file,
+        } => format!(
+            "warning: another home uses this host's id `{old}` (its roster holds a write this home never made: a cloned machine image?); this home is now host `{new}` and its sessions moved to that roster\nhint: nothing to do; before cloning an image next time, delete `{}` from it\n",
+            host_id_file.display()
+        ),
+        Warning::RosterRebuilt { key, kept_file } => format!(
+            "warning: this host's roster `{key}` in the lake is damaged; rebuilt it from this home's copy `{}`\n",
+            kept_file.display()
+        ),
+    }
 }
 
 /// What a pass shows while it works: a wait for another sync, and the drain's progress

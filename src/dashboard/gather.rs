@@ -145,7 +145,7 @@ pub(crate) fn activity(v: &FleetView) -> Vec<(&str, i64)> {
     let mut out = Vec::new();
     for a in &v.status.agents {
         for l in &a.leases {
-            out.extend(t(&l.granted_at).map(|ms| (a.agent.as_str(), ms)));
+            out.push((a.agent.as_str(), l.granted_at_ms));
         }
     }
     for s in &v.history.sessions {

@@ -2,7 +2,9 @@
 //! fleet, hostile text rendered inert, and (ignored, run in release) the render time at
 //! 200 agents and 5,000 leases.
 
-use crate::cache::{self, HandoffNote, Handoffs, History, Lease, Presence, Roster, SessionDigest};
+use crate::cache::{
+    self, HandoffNote, Handoffs, History, LeaseEntry, Presence, Roster, SessionDigest,
+};
 use crate::ctx::Ctx;
 use crate::vocab::HandoffStatus;
 
@@ -33,9 +35,9 @@ fn fleet(dir: &std::path::Path, agents: usize, leases: usize) -> Ctx {
                 session: format!("sess-{a:03}"),
                 runtime: Some("claude-code".into()),
                 task: Some(format!("task number {a}: refactor the billing module")),
-                last_seen: at(now - (a as i64) * 1000),
+                last_seen_ms: now - (a as i64) * 1000,
                 leases: (0..per.min(leases - (a * per).min(leases)))
-                    .map(|l| Lease {
+                    .map(|l| LeaseEntry {
                         repo: format!("github.com/org/repo{}", a % 5),
                         path: if l % 7 == 0 {
                             "src/shared".into()
@@ -43,8 +45,8 @@ fn fleet(dir: &std::path::Path, agents: usize, leases: usize) -> Ctx {
                             format!("src/a{a}/m{l}.rs")
                         },
                         reason: "refactor".into(),
-                        granted_at: at(now - (l as i64 % 20) * HOUR - a as i64),
-                        expires_at: at(now + HOUR),
+                        granted_at_ms: now - (l as i64 % 20) * HOUR - a as i64,
+                        expires_at_ms: now + HOUR,
                     })
                     .collect(),
             })

@@ -150,24 +150,23 @@ pub fn material(ctx: &Ctx, now: i64) -> Material {
 fn agents(ctx: &Ctx, roster: &Roster, now: i64) -> (usize, Vec<AgentLine>) {
     let lake_now = now + roster.lake_clock_offset_ms;
     let idle_ms = ctx.config.idle_secs as i64 * 1000;
-    let standing = leases::resolve(&roster.agents, lake_now);
+    let (all, owner) = super::lease::of_presences(&roster.agents);
+    let standing = leases::resolve(&all, lake_now);
     let mut live: Vec<(usize, &cache::Presence)> = roster
         .agents
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            let seen = crate::time::parse_rfc3339(&p.last_seen).unwrap_or(i64::MIN);
-            lake_now.saturating_sub(seen) <= idle_ms
-        })
+        .filter(|(_, p)| lake_now.saturating_sub(p.last_seen_ms) <= idle_ms)
         .collect();
-    live.sort_by(|a, b| b.1.last_seen.cmp(&a.1.last_seen));
+    live.sort_by_key(|p| std::cmp::Reverse(p.1.last_seen_ms));
     let count = live.len();
     let mut out = Vec::new();
     for (ai, p) in live.into_iter().take(KEEP_LINES) {
         let mut held: Vec<String> = Vec::new();
-        for st in standing.iter().filter(|st| st.agent == ai) {
-            let l = &p.leases[st.lease];
-            let until = l.expires_at.get(11..16).unwrap_or(&l.expires_at);
+        for st in standing.iter().filter(|st| owner[st.lease] == ai) {
+            let l = &all[st.lease];
+            let expires = crate::time::format_ms(l.expires_at_ms);
+            let until = expires.get(11..16).unwrap_or(&expires);
             let mark = match &st.state {
                 State::Held => "",
                 State::Contended(..) => " (contended)",

@@ -3,7 +3,7 @@
 //! every other claimant is `contended`. Overlap is judged conservatively: a directory
 //! covers everything below it, and a glob covers everything below its literal prefix.
 
-use crate::cache::Presence;
+use super::lease::{Holder, Lease};
 
 /// The part of a path pattern that surely matches: `src/**/*.rs` → `src`, `*.md` → ``.
 pub fn cover(path: &str) -> &str {
@@ -29,8 +29,8 @@ fn is_under(child: &str, dir: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum State {
     Held,
-    /// Contended: (holder agent, holder session).
-    Contended(String, String),
+    /// Contended: an earlier grant by this holder overlaps it.
+    Contended(Holder),
 }
 
 /// A lease's standing as the tools report it (the holder goes in its own field).
@@ -57,36 +57,33 @@ impl State {
     }
 }
 
-/// One lease's standing, by (agent index, lease index) into the roster.
+/// One live lease's standing, by its index in the leases resolved.
 #[derive(Debug, Clone)]
 pub struct Standing {
-    pub agent: usize,
     pub lease: usize,
     pub state: State,
 }
 
-/// Resolve every unexpired lease in `agents` at lake time `now_ms`.
+/// Resolve every lease of `leases` live at lake time `now_ms` (expired ones get no
+/// standing).
 ///
 /// Leases are grouped by (repo, cover) in a sorted list; each group meets only its
 /// ancestors (binary search per path prefix) and descendants (a sorted range), so the
 /// cost is about n·log n rather than n² — it runs in every hook and status call.
-pub fn resolve(agents: &[Presence], now_ms: i64) -> Vec<Standing> {
-    // (repo, cover, grant key, agent index, lease index)
+pub fn resolve(leases: &[Lease], now_ms: i64) -> Vec<Standing> {
+    // (grant time, agent, session): the earliest holds.
     type Key<'a> = (i64, &'a str, &'a str);
-    let mut live: Vec<(&str, &str, Key, usize, usize)> = Vec::new();
-    for (ai, p) in agents.iter().enumerate() {
-        for (li, l) in p.leases.iter().enumerate() {
-            let exp = crate::time::parse_rfc3339(&l.expires_at).unwrap_or(i64::MIN);
-            if exp > now_ms {
-                let granted = crate::time::parse_rfc3339(&l.granted_at).unwrap_or(i64::MAX);
-                live.push((
-                    l.repo.as_str(),
-                    cover(&l.path),
-                    (granted, p.agent.as_str(), p.session.as_str()),
-                    ai,
-                    li,
-                ));
-            }
+    // (repo, cover, grant key, lease index)
+    let mut live: Vec<(&str, &str, Key, usize)> = Vec::new();
+    for (li, l) in leases.iter().enumerate() {
+        if l.is_live(now_ms) {
+            let h = &l.holder;
+            live.push((
+                l.repo.as_str(),
+                cover(&l.path),
+                (l.granted_at_ms, h.agent.as_str(), h.session.as_str()),
+                li,
+            ));
         }
     }
     live.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
@@ -133,17 +130,16 @@ pub fn resolve(agents: &[Presence], now_ms: i64) -> Vec<Standing> {
         .zip(group_of)
         .map(|(x, g)| {
             let best = winners[g];
-            let p = &agents[x.3];
-            let state = if best.1 == p.agent && best.2 == p.session {
+            let h = &leases[x.3].holder;
+            let state = if best.1 == h.agent && best.2 == h.session {
                 State::Held
             } else {
-                State::Contended(best.1.to_string(), best.2.to_string())
+                State::Contended(Holder {
+                    agent: best.1.to_string(),
+                    session: best.2.to_string(),
+                })
             };
-            Standing {
-                agent: x.3,
-                lease: x.4,
-                state,
-            }
+            Standing { lease: x.3, state }
         })
         .collect()
 }
@@ -151,24 +147,21 @@ pub fn resolve(agents: &[Presence], now_ms: i64) -> Vec<Standing> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::Lease;
 
-    fn lease(path: &str, granted: &str, exp: &str) -> Lease {
+    /// A lease of agent `agent` (session `s`) granted and expiring at these times of
+    /// 2026-11-29 (`HH:MM:SS`).
+    fn lease(agent: &str, path: &str, granted: &str, exp: &str) -> Lease {
+        let at = |t: &str| crate::time::parse_rfc3339(&format!("2026-11-29T{t}Z")).unwrap();
         Lease {
             repo: "r".into(),
             path: path.into(),
+            holder: Holder {
+                agent: agent.into(),
+                session: "s".into(),
+            },
             reason: "x".into(),
-            granted_at: format!("2026-11-29T{granted}Z"),
-            expires_at: format!("2026-11-29T{exp}Z"),
-        }
-    }
-    fn agent(name: &str, leases: Vec<Lease>) -> Presence {
-        Presence {
-            agent: name.into(),
-            session: "s".into(),
-            last_seen: "x".into(),
-            leases,
-            ..Presence::default()
+            granted_at_ms: at(granted),
+            expires_at_ms: at(exp),
         }
     }
 
@@ -196,40 +189,35 @@ mod tests {
             (seed >> 33) % n
         };
         for _ in 0..200 {
-            let agents: Vec<Presence> = (0..1 + next(6))
-                .map(|a| {
-                    let leases = (0..next(4))
-                        .map(|_| {
-                            let mut l = lease(
-                                paths[next(paths.len() as u64) as usize],
-                                &format!("09:{:02}:00", next(3)),
-                                "11:00:00",
-                            );
-                            l.repo = format!("r{}", next(2));
-                            l
-                        })
-                        .collect();
-                    agent(&format!("a{a}"), leases)
-                })
-                .collect();
-            let got = resolve(&agents, 0);
+            let mut leases = Vec::new();
+            for a in 0..1 + next(6) {
+                for _ in 0..next(4) {
+                    let mut l = lease(
+                        &format!("a{a}"),
+                        paths[next(paths.len() as u64) as usize],
+                        &format!("09:{:02}:00", next(3)),
+                        "11:00:00",
+                    );
+                    l.repo = format!("r{}", next(2));
+                    leases.push(l);
+                }
+            }
+            let got = resolve(&leases, 0);
+            assert_eq!(got.len(), leases.len(), "every lease is live at 0");
             for s in &got {
-                let me = &agents[s.agent].leases[s.lease];
-                let key = |ai: usize, l: &Lease| (l.granted_at.clone(), agents[ai].agent.clone());
-                let best = agents
+                let me = &leases[s.lease];
+                let best = leases
                     .iter()
-                    .enumerate()
-                    .flat_map(|(ai, p)| p.leases.iter().map(move |l| (ai, l)))
-                    .filter(|(_, l)| l.repo == me.repo && overlaps(&l.path, &me.path))
-                    .map(|(ai, l)| key(ai, l))
+                    .filter(|l| l.repo == me.repo && overlaps(&l.path, &me.path))
+                    .map(|l| (l.granted_at_ms, l.holder.clone()))
                     .min()
                     .unwrap();
-                let want = if best.1 == agents[s.agent].agent {
+                let want = if best.1 == me.holder {
                     State::Held
                 } else {
-                    State::Contended(best.1, "s".into())
+                    State::Contended(best.1)
                 };
-                assert_eq!(s.state, want, "{} {:?}", me.path, agents);
+                assert_eq!(s.state, want, "{} {:?}", me.path, leases);
             }
         }
     }
@@ -251,18 +239,28 @@ mod tests {
     #[test]
     fn earliest_grant_holds_and_ties_go_by_agent() {
         let now = crate::time::parse_rfc3339("2026-11-29T10:00:00Z").unwrap();
-        let agents = vec![
-            agent("b", vec![lease("src", "09:00:00", "11:00:00")]),
-            agent("a", vec![lease("src/lib.rs", "09:00:00", "11:00:00")]),
-            agent("c", vec![lease("src/x", "08:00:00", "09:30:00")]), // expired
-            agent("d", vec![lease("docs", "09:30:00", "11:00:00")]),
+        let leases = vec![
+            lease("b", "src", "09:00:00", "11:00:00"),
+            lease("a", "src/lib.rs", "09:00:00", "11:00:00"),
+            lease("c", "src/x", "08:00:00", "09:30:00"), // expired
+            lease("d", "docs", "09:30:00", "11:00:00"),
+            lease("e", "docs/x", "08:00:00", "10:00:00"), // expires at exactly now
         ];
-        let r = resolve(&agents, now);
+        let r = resolve(&leases, now);
         assert_eq!(r.len(), 3);
-        let state = |ai: usize| r.iter().find(|s| s.agent == ai).map(|s| s.state.clone());
+        let state = |li: usize| r.iter().find(|s| s.lease == li).map(|s| s.state.clone());
         assert_eq!(state(1), Some(State::Held));
-        assert_eq!(state(0), Some(State::Contended("a".into(), "s".into())));
+        let a = Holder {
+            agent: "a".into(),
+            session: "s".into(),
+        };
+        assert_eq!(state(0), Some(State::Contended(a)));
         assert_eq!(state(2), None);
-        assert_eq!(state(3), Some(State::Held));
+        assert_eq!(
+            state(3),
+            Some(State::Held),
+            "an expired lease holds nothing"
+        );
+        assert_eq!(state(4), None);
     }
 }

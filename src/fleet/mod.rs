@@ -2,6 +2,9 @@
 //! hook and `sync` build on it; it never imports them.
 
 pub mod briefing;
+pub mod lease;
 pub mod leases;
 pub mod presence;
 pub(crate) mod roster;
+
+pub use lease::{Holder, Lease};

@@ -1,49 +1,88 @@
-//! One session's presence: task, leases, when the lake last saw it. Today each lives as
-//! an entry of its host's roster (`lake::roster`); lakes written by older builds also hold
-//! one object per (agent, session) under `live/<fleet>/agents/`, still read.
+//! One session's presence: task, leases, when the lake last saw it. Each lives as an
+//! entry of its host's roster (`fleet::roster`); the drain applies spool records to it.
+//! Every time is lake-time ms; the roster spells a presence as [`Entry`], whose leases
+//! name no holder (the presence is their holder).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cache::Lease;
+use super::lease::{Holder, Lease};
+use crate::cache::LeaseEntry;
 use crate::spool::{Record, RecordKind};
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Entry", into = "Entry")]
 pub struct PresenceObj {
     pub fleet: String,
     pub agent: String,
     pub session: String,
-    #[serde(default)]
     pub runtime: Option<String>,
-    #[serde(default)]
     pub task: Option<String>,
-    #[serde(default)]
-    pub started_at: Option<String>,
-    #[serde(default)]
-    pub ended_at: Option<String>,
-    #[serde(default)]
+    /// The first record's `ts` (the writer's clock), when it parsed.
+    pub started_at_ms: Option<i64>,
+    /// Lake time of its `hook_session_end`.
+    pub ended_at_ms: Option<i64>,
     pub leases: Vec<Lease>,
-    /// Legacy per-session objects only: the ids of their last records applied (a roster
-    /// keeps replay protection per host instead, `roster::Window`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub applied: Vec<String>,
-    /// Lake time (ms) its last record was applied; a legacy object's mtime stands in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_seen_ms: Option<i64>,
-    /// In memory only: no lease expires before this lake time, so `apply` parses every
-    /// expiry only when one may have passed. A drain applies thousands of claims to one
-    /// session; re-parsing hundreds of leases' times on each was half the drain's CPU.
-    #[serde(skip)]
-    pub(crate) next_expiry: ExpiryHint,
+    /// Lake time its last record was applied.
+    pub last_seen_ms: i64,
 }
 
-/// A cache, not state: two presences that differ only in it are equal.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ExpiryHint(Option<i64>);
+/// A presence as a roster spells it.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    fleet: String,
+    agent: String,
+    session: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    runtime: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    task: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started_at_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ended_at_ms: Option<i64>,
+    #[serde(default)]
+    leases: Vec<LeaseEntry>,
+    last_seen_ms: i64,
+}
 
-impl PartialEq for ExpiryHint {
-    fn eq(&self, _: &Self) -> bool {
-        true
+impl From<Entry> for PresenceObj {
+    fn from(e: Entry) -> Self {
+        let holder = Holder {
+            agent: e.agent.clone(),
+            session: e.session.clone(),
+        };
+        PresenceObj {
+            leases: e
+                .leases
+                .into_iter()
+                .map(|l| Lease::from_entry(&holder, l))
+                .collect(),
+            fleet: e.fleet,
+            agent: e.agent,
+            session: e.session,
+            runtime: e.runtime,
+            task: e.task,
+            started_at_ms: e.started_at_ms,
+            ended_at_ms: e.ended_at_ms,
+            last_seen_ms: e.last_seen_ms,
+        }
+    }
+}
+
+impl From<PresenceObj> for Entry {
+    fn from(p: PresenceObj) -> Self {
+        Entry {
+            leases: p.leases.iter().map(Lease::entry).collect(),
+            fleet: p.fleet,
+            agent: p.agent,
+            session: p.session,
+            runtime: p.runtime,
+            task: p.task,
+            started_at_ms: p.started_at_ms,
+            ended_at_ms: p.ended_at_ms,
+            last_seen_ms: p.last_seen_ms,
+        }
     }
 }
 
@@ -53,94 +92,77 @@ impl PresenceObj {
             fleet: rec.fleet.clone(),
             agent: rec.agent.clone(),
             session: rec.session.clone(),
-            started_at: Some(rec.ts.clone()),
+            started_at_ms: crate::time::parse_rfc3339(&rec.ts),
             ..Self::default()
         }
     }
 
-    /// Apply a record's effect at lake time `lake_now_ms`. Not idempotent by itself (a
-    /// replayed claim would renew): the roster skips records it applied before.
+    pub fn holder(&self) -> Holder {
+        Holder {
+            agent: self.agent.clone(),
+            session: self.session.clone(),
+        }
+    }
+
+    /// Apply a record's effect at lake time `lake_now_ms`, which becomes its last sighting.
+    /// Not idempotent by itself (a replayed claim would renew): the roster skips records
+    /// it applied before.
     pub fn apply(&mut self, rec: &Record, lake_now_ms: i64) {
         let p = &rec.payload;
-        let now = crate::time::format_ms(lake_now_ms);
-        self.drop_expired(lake_now_ms);
+        self.leases.retain(|l| l.is_live(lake_now_ms));
+        self.last_seen_ms = lake_now_ms;
         match &rec.kind {
-            RecordKind::FleetClaim => {
-                let repo = p["repo"].as_str().unwrap_or_default().to_string();
-                let reason = p["reason"].as_str().unwrap_or_default().to_string();
-                let ttl = p["ttl_secs"]
-                    .as_u64()
-                    .unwrap_or(crate::rules::DEFAULT_TTL_SECS);
-                let expires_ms = lake_now_ms + ttl as i64 * 1000;
-                let expires = crate::time::format_ms(expires_ms);
-                // A renewal may move a lease later than the hint: an early hint costs one
-                // extra scan, never a missed expiry.
-                self.next_expiry.0 =
-                    Some(self.next_expiry.0.map_or(expires_ms, |t| t.min(expires_ms)));
-                for path in p["paths"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    match self
-                        .leases
-                        .iter_mut()
-                        .find(|l| l.repo == repo && l.path == path)
-                    {
-                        // Renewal keeps the original grant time: re-claiming never loses priority.
-                        Some(l) => {
-                            l.expires_at = expires.clone();
-                            l.reason = reason.clone();
-                        }
-                        None => self.leases.push(Lease {
-                            repo: repo.clone(),
-                            path: path.to_string(),
-                            reason: reason.clone(),
-                            granted_at: now.clone(),
-                            expires_at: expires.clone(),
-                        }),
-                    }
-                }
-                self.task.get_or_insert(reason);
-            }
+            RecordKind::FleetClaim => self.claim(p, lake_now_ms),
             RecordKind::FleetRelease => {
                 if p["all"].as_bool().unwrap_or(false) {
                     self.leases.clear();
                 } else {
                     let repo = p["repo"].as_str().unwrap_or_default();
-                    let paths: Vec<&str> = p["paths"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    let paths: Vec<&str> = paths(p).collect();
                     self.leases
                         .retain(|l| !(l.repo == repo && paths.contains(&l.path.as_str())));
                 }
             }
-            kind => self.apply_hook(kind, p, &now),
+            kind => self.apply_hook(kind, p, lake_now_ms),
         }
+    }
+
+    /// A claim grants each path at `now` for its TTL; a path this session already holds
+    /// is renewed (new expiry and reason, the same grant time: re-claiming never loses
+    /// priority).
+    fn claim(&mut self, p: &Value, now: i64) {
+        let repo = p["repo"].as_str().unwrap_or_default().to_string();
+        let reason = p["reason"].as_str().unwrap_or_default().to_string();
+        let ttl = p["ttl_secs"]
+            .as_u64()
+            .unwrap_or(crate::rules::DEFAULT_TTL_SECS);
+        let expires_at_ms = now.saturating_add((ttl as i64).saturating_mul(1000));
+        let holder = self.holder();
+        for path in paths(p) {
+            match self
+                .leases
+                .iter_mut()
+                .find(|l| l.repo == repo && l.path == path)
+            {
+                Some(l) => {
+                    l.expires_at_ms = expires_at_ms;
+                    l.reason = reason.clone();
+                }
+                None => self.leases.push(Lease {
+                    repo: repo.clone(),
+                    path: path.to_string(),
+                    holder: holder.clone(),
+                    reason: reason.clone(),
+                    granted_at_ms: now,
+                    expires_at_ms,
+                }),
+            }
+        }
+        self.task.get_or_insert(reason);
     }
 
     /// Hook events: what the runtime told us about the session.
-    /// Drop leases expired at `lake_now_ms`, scanning only when the hint says one may be.
-    fn drop_expired(&mut self, lake_now_ms: i64) {
-        if self.next_expiry.0.is_some_and(|t| t > lake_now_ms) {
-            return;
-        }
-        let mut next = None::<i64>;
-        self.leases.retain(|l| {
-            let t = crate::time::parse_rfc3339(&l.expires_at).filter(|t| *t > lake_now_ms);
-            if let Some(t) = t {
-                next = Some(next.map_or(t, |n| n.min(t)));
-            }
-            t.is_some()
-        });
-        self.next_expiry.0 = Some(next.unwrap_or(i64::MAX));
-    }
-
-    fn apply_hook(&mut self, kind: &RecordKind, p: &Value, now: &str) {
+    fn apply_hook(&mut self, kind: &RecordKind, p: &Value, now: i64) {
         if let Some(rt) = p["runtime"].as_str() {
             self.runtime = Some(rt.to_string());
         }
@@ -153,10 +175,19 @@ impl PresenceObj {
             }
         }
         if *kind == RecordKind::HookSessionEnd {
-            self.ended_at = Some(now.to_string());
+            self.ended_at_ms = Some(now);
             self.leases.clear();
         }
     }
+}
+
+/// The `paths` of a claim or release payload.
+fn paths(p: &Value) -> impl Iterator<Item = &str> {
+    p["paths"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 #[cfg(test)]
@@ -176,47 +207,44 @@ mod tests {
         }
     }
 
-    /// Expired leases leave at the next record, whatever the in-memory hint says: after a
-    /// renewal moved the earliest expiry later, and on an object read back without a hint.
+    fn claim(id: &str, path: &str, ttl: u64) -> Record {
+        let p = json!({"repo": "r", "paths": [path], "reason": "x", "ttl_secs": ttl});
+        rec(id, "fleet_claim", p)
+    }
+
+    fn paths_of(p: &PresenceObj) -> Vec<&str> {
+        p.leases.iter().map(|l| l.path.as_str()).collect()
+    }
+
+    /// Expired leases leave at the next record, also after a renewal moved one later, and
+    /// on a presence read back from its roster spelling.
     #[test]
     fn expired_leases_leave_at_the_next_record() {
-        let claim = |id: &str, path: &str, ttl: u64| {
-            rec(
-                id,
-                "fleet_claim",
-                json!({"repo": "r", "paths": [path], "reason": "x", "ttl_secs": ttl}),
-            )
-        };
         let mut p = PresenceObj::new(&claim("1", "a", 60));
         p.apply(&claim("1", "a", 60), 0); // a expires at 60 s
         p.apply(&claim("2", "b", 120), 1_000); // b at 121 s
-        p.apply(&claim("3", "a", 600), 2_000); // a renewed to 602 s: the hint is early
+        p.apply(&claim("3", "a", 600), 2_000); // a renewed to 602 s
         p.apply(&claim("4", "c", 600), 100_000);
         assert_eq!(p.leases.len(), 3, "nothing has expired at 100 s");
-        p.apply(&claim("5", "c", 600), 130_000);
-        let paths: Vec<&str> = p.leases.iter().map(|l| l.path.as_str()).collect();
-        assert_eq!(paths, ["a", "c"], "b expired at 121 s");
+        p.apply(&claim("5", "c", 600), 121_000);
+        assert_eq!(paths_of(&p), ["a", "c"], "b expired at 121 s, not after");
         let mut back: PresenceObj =
             serde_json::from_slice(&serde_json::to_vec(&p).unwrap()).unwrap();
+        assert_eq!(back, p, "the roster spelling keeps everything");
         back.apply(&claim("6", "d", 600), 700_000);
-        let paths: Vec<&str> = back.leases.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(paths_of(&back), ["c", "d"], "a expired at 602 s");
         assert_eq!(
-            paths,
-            ["c", "d"],
-            "a expired at 602 s, read back without a hint"
+            back.leases[1].holder,
+            p.holder(),
+            "read back with its holder"
         );
     }
 
     #[test]
     fn claim_renew_release() {
-        let claim = rec(
-            "1",
-            "fleet_claim",
-            json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 60}),
-        );
-        let mut p = PresenceObj::new(&claim);
-        p.apply(&claim, 1_000_000);
-        let granted = p.leases[0].granted_at.clone();
+        let first = claim("1", "src", 60);
+        let mut p = PresenceObj::new(&first);
+        p.apply(&first, 1_000_000);
         let renew = rec(
             "2",
             "fleet_claim",
@@ -224,14 +252,10 @@ mod tests {
         );
         p.apply(&renew, 1_030_000);
         assert_eq!(p.leases.len(), 1);
-        assert_eq!(
-            p.leases[0].granted_at, granted,
-            "renewal keeps the grant time"
-        );
-        assert_eq!(
-            p.leases[0].expires_at,
-            crate::time::format_ms(1_030_000 + 600_000)
-        );
+        let l = &p.leases[0];
+        assert_eq!(l.granted_at_ms, 1_000_000, "renewal keeps the grant time");
+        assert_eq!((l.expires_at_ms, l.reason.as_str()), (1_630_000, "y"));
+        assert_eq!(p.last_seen_ms, 1_030_000);
         p.apply(
             &rec(
                 "3",
@@ -241,5 +265,22 @@ mod tests {
             1_040_000,
         );
         assert!(p.leases.is_empty());
+    }
+
+    /// The roster spelling: integer ms, no holder per lease, and nothing of a format
+    /// that never shipped.
+    #[test]
+    fn the_roster_spelling_is_integer_ms() {
+        let c = claim("1", "src", 60);
+        let mut p = PresenceObj::new(&c);
+        p.apply(&c, 5_000);
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(
+            v,
+            json!({"fleet": "f", "agent": "a", "session": "s", "task": "x",
+                "started_at_ms": 1_795_910_400_000_i64, "last_seen_ms": 5_000,
+                "leases": [{"repo": "r", "path": "src", "reason": "x",
+                    "granted_at_ms": 5_000, "expires_at_ms": 65_000}]})
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The briefing: content, sanitizing, and the size cap under a large fleet.
 
 use super::*;
-use crate::cache::{HandoffNote, Handoffs, Lease, Presence, Roster};
+use crate::cache::{HandoffNote, Handoffs, LeaseEntry, Presence, Roster};
 use crate::config::Config;
 use crate::paths::Paths;
 use crate::scope::Scope;
@@ -41,7 +41,6 @@ fn write(c: &Ctx, name: &str, v: &impl serde::Serialize) {
 
 fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
     let now = crate::time::format_ms(NOW);
-    let expires = crate::time::format_ms(NOW + 3_600_000);
     let roster = Roster {
         generated_at: now.clone(),
         lake_clock_offset_ms: 0,
@@ -51,14 +50,14 @@ fn populate(c: &Ctx, agents: usize, leases: usize, evil: &str) {
                 session: format!("s{i}"),
                 runtime: Some("claude-code".into()),
                 task: Some(format!("task {i} {evil}")),
-                last_seen: now.clone(),
+                last_seen_ms: NOW,
                 leases: (0..leases)
-                    .map(|j| Lease {
+                    .map(|j| LeaseEntry {
                         repo: String::new(),
                         path: format!("src/m{i}/f{j}.rs"),
                         reason: "work".into(),
-                        granted_at: now.clone(),
-                        expires_at: expires.clone(),
+                        granted_at_ms: NOW,
+                        expires_at_ms: NOW + 3_600_000,
                     })
                     .collect(),
             })

@@ -7,10 +7,11 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use crate::cache::{self, Lease, Presence, Roster};
-use crate::clean::{Clean, clean_borrowed};
+use crate::cache::{self, Roster};
+use crate::clean::{clean_borrowed, clean_str};
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
+use crate::fleet::{Holder, Lease};
 use crate::peer;
 use crate::repo;
 use crate::rules;
@@ -48,25 +49,25 @@ pub fn check(
     cwd: &Path,
     now_ms: i64,
 ) -> Vec<Conflict> {
-    check_rel(roster, me, &relative(paths, cwd), now_ms)
+    let (leases, _) = crate::fleet::lease::of_presences(&roster.agents);
+    let lake_now = now_ms + roster.lake_clock_offset_ms;
+    check_rel(&leases, me, &relative(paths, cwd), lake_now)
 }
 
-/// [`check`] for paths already made repo-relative (the hook computes them once).
-fn check_rel(roster: &Roster, me: &str, rel: &[(String, String)], now_ms: i64) -> Vec<Conflict> {
+/// [`check`] for paths already made repo-relative (the hook computes them once), at lake
+/// time `lake_now`.
+fn check_rel(leases: &[Lease], me: &str, rel: &[(String, String)], lake_now: i64) -> Vec<Conflict> {
     if rel.is_empty() {
         return Vec::new();
     }
-    let lake_now = now_ms + roster.lake_clock_offset_ms;
-    let agents = &roster.agents;
     let mut out = Vec::new();
-    for st in leases::resolve(agents, lake_now) {
-        let p = &agents[st.agent];
-        let l = &p.leases[st.lease];
+    for st in leases::resolve(leases, lake_now) {
+        let l = &leases[st.lease];
         // Only the holder of a lease speaks for it; a contended claimant holds nothing.
         if st.state != State::Held {
             continue;
         }
-        let same_agent = p.agent == me;
+        let same_agent = l.holder.agent == me;
         let hits = rel
             .iter()
             .filter(|(repo_id, r)| *repo_id == l.repo && leases::overlaps(r, &l.path));
@@ -74,10 +75,10 @@ fn check_rel(roster: &Roster, me: &str, rel: &[(String, String)], now_ms: i64) -
             out.push(Conflict {
                 path: path.clone(),
                 lease_path: l.path.clone(),
-                holder: p.agent.clone(),
-                session: p.session.clone(),
+                holder: l.holder.agent.clone(),
+                session: l.holder.session.clone(),
                 reason: l.reason.clone(),
-                expires_at: l.expires_at.clone(),
+                expires_at: crate::time::format_ms(l.expires_at_ms),
                 same_agent,
             });
         }
@@ -117,8 +118,6 @@ struct LeanPresence<'a> {
     #[serde(borrow)]
     session: Cow<'a, str>,
     #[serde(borrow, default)]
-    last_seen: Cow<'a, str>,
-    #[serde(borrow, default)]
     leases: Vec<LeanLease<'a>>,
 }
 
@@ -130,17 +129,15 @@ struct LeanLease<'a> {
     path: Cow<'a, str>,
     #[serde(borrow)]
     reason: Cow<'a, str>,
-    #[serde(borrow)]
-    granted_at: Cow<'a, str>,
-    #[serde(borrow)]
-    expires_at: Cow<'a, str>,
+    granted_at_ms: i64,
+    expires_at_ms: i64,
 }
 
-/// An owned roster holding only the leases that can decide a write to `rel`: those over
-/// it and every lease overlapping one of them. A lease's standing depends only on the
-/// leases that overlap it, so resolving this subset answers exactly as resolving the
-/// whole roster would, without copying or resolving 500 leases for a one-file edit.
-fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
+/// The leases that can decide a write to `rel`: those over it and every lease
+/// overlapping one of them. A lease's standing depends only on the leases that overlap
+/// it, so resolving this subset answers exactly as resolving the whole roster would,
+/// without copying or resolving 500 leases for a one-file edit.
+fn deciding(lean: &LeanRoster<'_>, rel: &[(String, String)]) -> Vec<Lease> {
     let over = |l: &LeanLease| {
         rel.iter()
             .any(|(r, p)| r == l.repo.as_ref() && leases::overlaps(p, &l.path))
@@ -157,41 +154,30 @@ fn deciding(lean: LeanRoster<'_>, rel: &[(String, String)]) -> Roster {
             .iter()
             .any(|(r, p)| *r == l.repo.as_ref() && leases::overlaps(p, &l.path))
     };
-    let agents = lean
-        .agents
-        .iter()
-        .filter_map(|a| {
-            let leases: Vec<Lease> = a
-                .leases
-                .iter()
-                .filter(|l| decides(l))
-                .map(|l| Lease {
-                    repo: l.repo.to_string(),
-                    path: l.path.to_string(),
-                    reason: l.reason.to_string(),
-                    granted_at: l.granted_at.to_string(),
-                    expires_at: l.expires_at.to_string(),
-                })
-                .collect();
-            (!leases.is_empty()).then(|| Presence {
-                agent: a.agent.to_string(),
-                session: a.session.to_string(),
-                last_seen: a.last_seen.to_string(),
-                leases,
-                ..Presence::default()
-            })
-        })
-        .collect();
-    Roster {
-        generated_at: String::new(),
-        lake_clock_offset_ms: lean.lake_clock_offset_ms,
-        agents,
+    let mut out = Vec::new();
+    for a in &lean.agents {
+        let holder = || Holder {
+            agent: a.agent.to_string(),
+            session: a.session.to_string(),
+        };
+        for l in a.leases.iter().filter(|l| decides(l)) {
+            out.push(Lease {
+                repo: l.repo.to_string(),
+                path: l.path.to_string(),
+                holder: holder(),
+                reason: l.reason.to_string(),
+                granted_at_ms: l.granted_at_ms,
+                expires_at_ms: l.expires_at_ms,
+            });
+        }
     }
+    out
 }
 
-/// The deciding leases of the roster file at `path` for a write to `rel`; `None` when
-/// there is no readable roster (the hook never fails an edit over it).
-fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<Roster> {
+/// The deciding leases of the roster file at `path` for a write to `rel`, and the lake
+/// clock's offset; `None` when there is no readable roster (the hook never fails an edit
+/// over it).
+fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<(Vec<Lease>, i64)> {
     let bytes = std::fs::read(path).ok()?;
     let mut lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
     // The read boundary, cheaply: every lease's repo and path (they decide which leases
@@ -200,9 +186,20 @@ fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<Roster> {
         clean_borrowed(&mut l.repo);
         clean_borrowed(&mut l.path);
     }
-    let mut roster = deciding(lean, rel);
-    roster.clean();
-    Some(roster)
+    let mut leases = deciding(&lean, rel);
+    for l in &mut leases {
+        let h = &mut l.holder;
+        for s in [
+            &mut l.repo,
+            &mut l.path,
+            &mut l.reason,
+            &mut h.agent,
+            &mut h.session,
+        ] {
+            clean_str(s);
+        }
+    }
+    Some((leases, lean.lake_clock_offset_ms))
 }
 
 /// Check the cached roster of `ctx`'s fleet; `None` when nothing collides.
@@ -211,8 +208,9 @@ pub fn verdict(ctx: &Ctx, paths: &[String], cwd: &Path) -> Option<Verdict> {
         return None;
     }
     let rel = relative(paths, cwd);
-    let roster = read_deciding(&ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER), &rel)?;
-    let conflicts = check_rel(&roster, &ctx.scope.agent, &rel, ctx.now_ms());
+    let file = ctx.paths.cache_file(&ctx.scope.fleet, cache::ROSTER);
+    let (leases, offset) = read_deciding(&file, &rel)?;
+    let conflicts = check_rel(&leases, &ctx.scope.agent, &rel, ctx.now_ms() + offset);
     decide(&conflicts, ctx.config.block_on_conflict)
 }
 

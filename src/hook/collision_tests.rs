@@ -1,20 +1,25 @@
 //! Collision verdicts: who holds what, warn versus block, and our own agent id.
 
 use super::*;
-use crate::cache::{Lease, Presence};
+use crate::cache::{LeaseEntry, Presence};
+
+/// 2026-11-29 at `HH:MM:SS`, in ms.
+fn at(t: &str) -> i64 {
+    crate::time::parse_rfc3339(&format!("2026-11-29T{t}Z")).unwrap()
+}
 
 fn roster(repo: &str) -> Roster {
-    let lease = |path: &str, granted: &str| Lease {
+    let lease = |path: &str, granted: &str| LeaseEntry {
         repo: repo.into(),
         path: path.into(),
         reason: "refactor login".into(),
-        granted_at: format!("2026-11-29T{granted}Z"),
-        expires_at: "2026-11-29T23:00:00Z".into(),
+        granted_at_ms: at(granted),
+        expires_at_ms: at("23:00:00"),
     };
     let agent = |name: &str, session: &str, leases| Presence {
         agent: name.into(),
         session: session.into(),
-        last_seen: "2026-11-29T10:00:00Z".into(),
+        last_seen_ms: at("10:00:00"),
         leases,
         ..Presence::default()
     };
@@ -31,7 +36,7 @@ fn roster(repo: &str) -> Roster {
 }
 
 fn now() -> i64 {
-    crate::time::parse_rfc3339("2026-11-29T10:00:00Z").unwrap()
+    at("10:00:00")
 }
 
 #[test]
@@ -60,9 +65,13 @@ fn only_the_holder_of_an_overlapping_lease_in_this_repo_is_reported() {
         )
         .is_empty()
     );
-    let later = crate::time::parse_rfc3339("2026-11-30T00:00:00Z").unwrap();
+    let ends = at("23:00:00");
     assert!(
-        check(&r, "me", &["src/auth/a.rs".into()], d.path(), later).is_empty(),
+        !check(&r, "me", &["src/auth/a.rs".into()], d.path(), ends - 1).is_empty(),
+        "in force until its expiry"
+    );
+    assert!(
+        check(&r, "me", &["src/auth/a.rs".into()], d.path(), ends).is_empty(),
         "expired"
     );
     let mine = check(&r, "me", &["docs/x.md".into()], d.path(), now());
@@ -110,12 +119,12 @@ fn warn_by_default_block_only_when_configured() {
 fn a_lease_contended_by_one_elsewhere_is_not_a_holder() {
     // carol's `src` is contended by dave's earlier `src/b`: an edit of `src/a` meets no
     // holder, even though dave's lease does not touch `src/a` (the subset must keep it).
-    let lease = |path: &str, granted: &str| Lease {
+    let lease = |path: &str, granted: &str| LeaseEntry {
         repo: String::new(),
         path: path.into(),
         reason: "r".into(),
-        granted_at: format!("2026-11-29T{granted}Z"),
-        expires_at: "2026-11-29T23:00:00Z".into(),
+        granted_at_ms: at(granted),
+        expires_at_ms: at("23:00:00"),
     };
     let r = Roster {
         agents: vec![
@@ -148,12 +157,13 @@ fn deciding_leases_pass_the_read_boundary() {
     let d = tempfile::tempdir().unwrap();
     let file = d.path().join("roster.json");
     let roster = serde_json::json!({"generated_at": "x", "agents": [{
-        "agent": "ali\u{202E}ce\u{E0041}", "session": "s\u{202E}1", "last_seen": "t",
+        "agent": "ali\u{202E}ce\u{E0041}", "session": "s\u{202E}1", "last_seen_ms": 0,
         "leases": [{"repo": "r", "path": "src/\u{200B}auth", "reason": "re\u{E0041}factor",
-                    "granted_at": "2026-11-29T09:00:00Z", "expires_at": "2026-11-29T23:00:00Z"}]}]});
+                    "granted_at_ms": at("09:00:00"), "expires_at_ms": at("23:00:00")}]}]});
     std::fs::write(&file, roster.to_string()).unwrap();
     let rel = [("r".to_string(), "src/auth/login.rs".to_string())];
-    let got = read_deciding(&file, &rel).unwrap();
+    let (got, offset) = read_deciding(&file, &rel).unwrap();
+    assert_eq!(offset, 0);
     let c = check_rel(&got, "me", &rel, now());
     assert_eq!(c.len(), 1, "{got:?}");
     assert_eq!(

@@ -1,6 +1,7 @@
 //! `lake copy`: move a lake into another store (a local lake into a bucket), in chunks
 //! of objects with create-if-absent. The destination is listed once first, so a re-run
-//! copies only what is missing: idempotent and resumable after any interruption.
+//! copies only what is missing: idempotent and resumable after any interruption. Both
+//! lakes must be in this build's format; the source's marker is copied with the rest.
 
 use std::collections::HashMap;
 
@@ -35,6 +36,9 @@ pub fn copy(
     to: &dyn Store,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<CopyReport> {
+    // Nothing is written into a lake of another format, nor copied out of one.
+    super::format::ensure(from)?;
+    super::format::read(to)?;
     let present: HashMap<String, u64> = to.list("")?.into_iter().map(|o| (o.key, o.size)).collect();
     let objects: Vec<_> = from
         .list("")?
@@ -121,29 +125,43 @@ mod tests {
             LocalStore::open(a.path()).unwrap(),
             LocalStore::open(b.path()).unwrap(),
         );
-        for k in [
-            "handoffs/f/1.json",
-            "handoffs/f/2.json",
-            "fleets/f",
-            "probe/x",
-        ] {
+        let (one, two) = ("handoffs/f/01A.ndjson", "handoffs/f/01B.ndjson");
+        for k in [one, two, "fleets/f", "probe/x"] {
             from.create(k, k.as_bytes()).unwrap();
         }
-        to.create("handoffs/f/1.json", b"handoffs/f/1.json")
-            .unwrap(); // an earlier, cut-short run
+        to.create(one, one.as_bytes()).unwrap(); // an earlier, cut-short run
         to.create("fleets/f", b"other bytes").unwrap();
         let r = copy(&from, &to, &mut |_, _| {}).unwrap();
-        assert_eq!((r.objects, r.copied, r.already_present), (3, 1, 1));
+        assert_eq!((r.objects, r.copied, r.already_present), (4, 2, 1));
         assert_eq!(r.differing, ["fleets/f"]);
+        assert_eq!(to.get(two).unwrap().unwrap().0, two.as_bytes());
+        let marker = crate::lake::keys::FORMAT_MARKER;
         assert_eq!(
-            to.get("handoffs/f/2.json").unwrap().unwrap().0,
-            b"handoffs/f/2.json"
+            to.get(marker).unwrap().unwrap().0,
+            from.get(marker).unwrap().unwrap().0,
+            "the source's format marker is copied"
         );
         assert!(
             to.get("probe/x").unwrap().is_none(),
             "scratch keys stay behind"
         );
         let again = copy(&from, &to, &mut |_, _| {}).unwrap();
-        assert_eq!((again.copied, again.already_present), (0, 2));
+        assert_eq!((again.copied, again.already_present), (0, 3));
+    }
+
+    /// A destination of another format is refused before anything is copied into it.
+    #[test]
+    fn a_destination_of_another_format_is_refused() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (from, to) = (
+            LocalStore::open(a.path()).unwrap(),
+            LocalStore::open(b.path()).unwrap(),
+        );
+        from.create("fleets/f", b"").unwrap();
+        let marker = crate::lake::keys::FORMAT_MARKER;
+        to.create(marker, br#"{"format": 2}"#).unwrap();
+        let e = copy(&from, &to, &mut |_, _| {}).unwrap_err();
+        assert_eq!(e.code, "lake_format_unknown");
+        assert!(to.get("fleets/f").unwrap().is_none());
     }
 }

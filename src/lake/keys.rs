@@ -22,24 +22,13 @@ pub fn validate(key: &str) -> Result<()> {
     Ok(())
 }
 
+/// `lake.json`: the lake's format marker (see `lake::format`).
+pub const FORMAT_MARKER: &str = "lake.json";
+
 pub fn fleet_marker(fleet: &str) -> String {
     format!("fleets/{fleet}")
 }
 pub const FLEETS: &str = "fleets/";
-
-/// `live/<fleet>/agents/<agent>/<session>.json`: one presence per (agent, session), as
-/// older builds wrote them (still read; see `lake::roster`).
-pub fn presence(fleet: &str, agent: &str, session: &str) -> String {
-    format!("live/{fleet}/agents/{agent}/{session}.json")
-}
-pub fn presences(fleet: &str) -> String {
-    format!("live/{fleet}/agents/")
-}
-
-/// `live/<fleet>/`: rosters and legacy presences, listed together by readers.
-pub(crate) fn live(fleet: &str) -> String {
-    format!("live/{fleet}/")
-}
 
 /// `live/<fleet>/hosts/<host-id>.json`: one host's roster of the fleet's sessions.
 pub(crate) fn roster(fleet: &str, host: &str) -> String {
@@ -57,12 +46,6 @@ pub fn sessions(fleet: &str) -> String {
     format!("sessions/{fleet}/")
 }
 
-/// `handoffs/<fleet>/<id>.json`: one handoff per object, as drains wrote them before
-/// batches; readers still accept it.
-#[cfg(test)]
-pub fn handoff(fleet: &str, id: &str) -> String {
-    format!("handoffs/{fleet}/{id}.json")
-}
 /// `handoffs/<fleet>/<first-id>.ndjson`: a drain's batch of handoffs (see `lake::batch`).
 pub fn handoff_batch(fleet: &str, first: &str) -> String {
     format!("handoffs/{fleet}/{first}.ndjson")
@@ -71,11 +54,6 @@ pub fn handoffs(fleet: &str) -> String {
     format!("handoffs/{fleet}/")
 }
 
-/// `claims/<fleet>/events/<id>.json`: one event per object (the layout before batches).
-#[cfg(test)]
-pub fn claim_event(fleet: &str, id: &str) -> String {
-    format!("claims/{fleet}/events/{id}.json")
-}
 /// `claims/<fleet>/events/<first-id>.ndjson`: a drain's batch of claim events.
 pub fn claim_event_batch(fleet: &str, first: &str) -> String {
     format!("claims/{fleet}/events/{first}.ndjson")
@@ -136,7 +114,7 @@ mod tests {
         );
         assert!(manifest("f", 9) < manifest("f", 10));
         assert_eq!(manifest_seq(&manifest("f", 42)), Some(42));
-        assert_eq!(stem("claims/f/events/01ABC.json"), "01ABC");
+        assert_eq!(stem("claims/f/events/01ABC.ndjson"), "01ABC");
     }
 
     #[test]
@@ -144,6 +122,6 @@ mod tests {
         for bad in ["", "/abs", "a//b", "a/../b", "..", "a/./b", "a/b/", "a\nb"] {
             assert!(validate(bad).is_err(), "{bad:?}");
         }
-        validate(&handoff("f", "01ABC")).unwrap();
+        validate(&handoff_batch("f", "01ABC")).unwrap();
     }
 }

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 
 pub(crate) mod batch;
 pub mod copy;
+pub mod format;
 pub mod keys;
 #[cfg(test)]
 pub(crate) mod logged;

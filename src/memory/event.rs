@@ -18,15 +18,8 @@ pub struct Event {
     pub payload: Value,
 }
 
-/// The claim events in the object `key` of `fleet` (a batch, or a single legacy event),
-/// and how many lines were skipped.
-pub(crate) fn events(key: &str, bytes: &[u8], fleet: &str) -> (Vec<Event>, usize) {
-    if !crate::lake::batch::is_batch(key) {
-        return match serde_json::from_slice::<Event>(bytes) {
-            Ok(e) => (vec![e], 0),
-            Err(_) => (Vec::new(), 1),
-        };
-    }
+/// The claim events in a claim-event batch of `fleet`, and how many lines were skipped.
+pub(crate) fn events(bytes: &[u8], fleet: &str) -> (Vec<Event>, usize) {
     let (recs, bad) = crate::lake::batch::decode(bytes, fleet, crate::lake::batch::Area::Events);
     let events = recs
         .into_iter()
@@ -50,8 +43,10 @@ pub fn load_events(
 ) -> crate::error::Result<Vec<Event>> {
     let mut out = Vec::new();
     for o in store.list(&crate::lake::keys::claim_events(fleet))? {
-        if let Some((b, _)) = store.get(&o.key)? {
-            out.extend(events(&o.key, &b, fleet).0);
+        if crate::lake::batch::is_batch(&o.key)
+            && let Some((b, _)) = store.get(&o.key)?
+        {
+            out.extend(events(&b, fleet).0);
         }
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));

@@ -51,9 +51,10 @@ pub struct DrainReport {
     pub secrets_rescrubbed: usize,
     /// Spool files left for the next sync because another process held their lock.
     pub busy: Vec<String>,
-    /// `warning: …` messages for stderr (a host id shared with another home).
+    /// What the person should hear about once (a host id shared with another home, a
+    /// roster rebuilt); `cmd::sync` renders them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<roster::Warning>,
 }
 
 /// How long (ms of wall clock, so a laptop's sleep counts) a drain may reuse this host's
@@ -300,7 +301,7 @@ struct Applier<'a> {
     marked: &'a mut HashSet<String>,
     paths: Paths,
     /// One-time messages for the person (see `roster::Own::take_warning`).
-    warnings: Vec<String>,
+    warnings: Vec<roster::Warning>,
     /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
     file: String,
     segments: BTreeMap<(String, String, String), Vec<Record>>,
@@ -420,7 +421,7 @@ impl<'a> Applier<'a> {
             .rosters
             .get_mut(&rec.fleet)
             .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
-        own.apply(self.store, rec, &self.file, now)
+        Ok(own.apply(rec, &self.file, now))
     }
 
     /// Write each changed roster (one PUT per fleet, all at once) and the batched
@@ -438,11 +439,9 @@ impl<'a> Applier<'a> {
             }
         }
         self.store.put_many(&puts)?;
-        // Only the rosters just written: an unchanged one may hold a legacy presence it
-        // took over, whose object must stay until a roster holding its session lands.
         for fleet in written {
             if let Some((own, _)) = self.rosters.get_mut(&fleet) {
-                own.landed(self.store);
+                own.landed();
             }
         }
         let mut segments = Vec::new();

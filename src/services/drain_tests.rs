@@ -164,38 +164,11 @@ fn handoff_ids(store: &LocalStore, fleet: &str) -> Vec<String> {
     let mut ids = Vec::new();
     for o in store.list(&keys::handoffs(fleet)).unwrap() {
         let bytes = store.get(&o.key).unwrap().unwrap().0;
-        let (notes, bad) = batch::notes(&o.key, &bytes, fleet);
+        let (notes, bad) = batch::notes(&bytes, fleet);
         assert_eq!(bad, 0, "{}", o.key);
         ids.extend(notes.into_iter().map(|n| n.id));
     }
     ids
-}
-
-/// A drain that writes one fleet's roster leaves alone a legacy presence another fleet's
-/// unchanged roster took over (its only record was a replay): no roster holds that
-/// session yet, so deleting the object would lose the session and its lease.
-#[test]
-fn a_legacy_presence_stays_until_a_roster_holding_its_session_lands() {
-    let (_d, paths, store, dir) = home();
-    let claim = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
-    let old = batch::test_record(1, "f", "fleet_claim", claim.clone());
-    let mut p = crate::fleet::presence::PresenceObj::new(&old);
-    p.apply(&old, 1_000);
-    p.applied.push(old.id.clone());
-    let legacy = keys::presence("f", &old.agent, &old.session);
-    store
-        .put(&legacy, &serde_json::to_vec(&p).unwrap())
-        .unwrap();
-    let other = batch::test_record(2, "g", "fleet_claim", claim);
-    let mut body = spool::encode(&old);
-    body.extend(spool::encode(&other));
-    fs::write(dir.join("f.ndjson"), &body).unwrap();
-    let r = drain_once(&paths, &store);
-    assert_eq!((r.applied, r.already_applied), (1, 1), "{r:?}");
-    assert!(
-        store.get(&legacy).unwrap().is_some(),
-        "the legacy presence of a session no roster holds was deleted"
-    );
 }
 
 /// A home that took a new host id (a clone was noticed, or `state/host-id` was lost)

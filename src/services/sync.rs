@@ -1,6 +1,6 @@
-//! A sync pass: probe the store (when asked), list the lake's fleets, drain the spool,
-//! plan and prefetch the mirror, mirror every fleet (rosters first) and write each
-//! fleet's briefing, then record the store's health. Also the drain-only step a
+//! A sync pass: probe the store and check its format (when asked), list the lake's
+//! fleets, drain the spool, mirror every fleet (rosters first) and write each fleet's
+//! briefing, then record the store's health. Also the drain-only step a
 //! `sync --watch` daemon runs between passes. Holds the host's sync lock throughout.
 
 use std::fs::File;
@@ -62,7 +62,7 @@ pub fn watch_lock(ctx: &Ctx) -> Result<File> {
     Ok(lock)
 }
 
-/// One pass: probe (when `probe`), drain, mirror every fleet. `carry`: what earlier
+/// One pass: probe and check the format (when `probe`), drain, mirror every fleet. `carry`: what earlier
 /// drains of this process learnt (see `Carry`).
 pub fn once(
     ctx: &Ctx,
@@ -79,7 +79,7 @@ pub fn once(
     trace("pass start");
     crate::fsutil::sweep_temp_files(&ctx.paths.state(), Duration::from_secs(3600));
     if probe {
-        health::probe(&ctx.paths, store)?;
+        opened(ctx, store)?;
     }
     // Listed before the drain, so the drain knows which fleet markers exist.
     carry.listed(&lake::fleets(store)?);
@@ -87,25 +87,16 @@ pub fn once(
     let drained = drain(ctx, store, carry, seen)?;
     trace("drained");
     let plan = mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
-    let listed = mirror::prefetch(&ctx.paths, store, &plan.to_list())?;
-    trace("prefetched");
     let (total, mut done) = (plan.fleets.len() as u64, 0);
-    let fleets = mirror::mirror_all(
-        &ctx.paths,
-        &ctx.config,
-        &listed,
-        &plan.fleets,
-        &plan.empty,
-        |f| {
-            trace(&format!("mirrored {f}"));
-            done += 1;
-            seen.mirrored(done, total);
-            // The hook's session-start briefing, pre-rendered so the hook stays within budget.
-            let mut fleet_ctx = ctx.clone();
-            fleet_ctx.scope.fleet = f.to_string();
-            crate::fleet::briefing::write(&fleet_ctx)
-        },
-    )?;
+    let fleets = mirror::mirror_all(&ctx.paths, &ctx.config, store, &plan, |f| {
+        trace(&format!("mirrored {f}"));
+        done += 1;
+        seen.mirrored(done, total);
+        // The hook's session-start briefing, pre-rendered so the hook stays within budget.
+        let mut fleet_ctx = ctx.clone();
+        fleet_ctx.scope.fleet = f.to_string();
+        crate::fleet::briefing::write(&fleet_ctx)
+    })?;
     let requests = store.requests() - sent_before;
     health::sync_finished(&ctx.paths, store, requests);
     Ok(SyncOutput {
@@ -134,7 +125,7 @@ pub(crate) fn drain_only(
     let _lock = host_lock(ctx, seen)?;
     trace::sync("drain start", store.requests());
     if probe {
-        health::probe(&ctx.paths, store)?;
+        opened(ctx, store)?;
     }
     let drained = drain(ctx, store, carry, seen)?;
     trace::sync("drain end", store.requests());
@@ -146,6 +137,14 @@ pub(crate) fn drain_only(
         requests: store.requests() - sent_before,
         gets: store.gets() - gets_before,
     })
+}
+
+/// What a store just opened must pass before a pass or drain uses it: the capability
+/// probe, and a format marker this build reads (created if the lake has none). A
+/// one-shot sync checks both every run; a daemon when it (re)opens the store.
+fn opened(ctx: &Ctx, store: &dyn Store) -> Result<()> {
+    health::probe(&ctx.paths, store)?;
+    lake::format::ensure(store)
 }
 
 /// The host's sync lock (one drain or pass at a time), held until the file is dropped.
@@ -176,3 +175,7 @@ fn drain(
         &mut progress,
     )
 }
+
+#[cfg(test)]
+#[path = "sync_tests.rs"]
+mod tests;

@@ -72,7 +72,7 @@ pub struct Snapshot {
     pub id: String,
     pub mode: String,
     /// The model embedder whose vectors the snapshot holds besides the hash
-    /// (`meta.model_embedder`; none in snapshots built before models or without one).
+    /// (`meta.model_embedder`; none in snapshots built without one).
     pub model_embedder: Option<String>,
 }
 

@@ -34,11 +34,13 @@ with_home() {
 # lease_roster H PATH -> a cache where `alice` holds PATH (repo-relative) in H/proj.
 lease_roster() {
   local now; now=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
+  local ms; ms=$(( $(date -u +%s) * 1000 ))
   mkdir -p "$1/.ctxlake/cache/default"
+  # Roster times are lake-time ms; 32472144000000 is 2999-01-01T00:00:00Z.
   cat > "$1/.ctxlake/cache/default/roster.json" <<EOF
 {"generated_at":"$now","lake_clock_offset_ms":0,"agents":[{"agent":"alice","session":"s-alice",
- "runtime":"codex","task":"notes rewrite","last_seen":"$now","leases":[{"repo":"$1/proj","path":"$2",
- "reason":"rewriting the notes","granted_at":"$now","expires_at":"2999-01-01T00:00:00Z"}]}]}
+ "runtime":"codex","task":"notes rewrite","last_seen_ms":$ms,"leases":[{"repo":"$1/proj","path":"$2",
+ "reason":"rewriting the notes","granted_at_ms":$ms,"expires_at_ms":32472144000000}]}]}
 EOF
 }
 

@@ -32,23 +32,21 @@ def read_all(moto, bucket, keys):
 
 
 def records(moto, bucket, prefix):
-    """Every record under `prefix`: the lines of batch objects (`<first-id>.ndjson`, one
-    framed spool record a line) and legacy single objects (`<id>.json`). Returns the
-    records, the number of objects and how many of them are legacy single objects."""
+    """Every record under `prefix`: the lines of its batch objects (`<first-id>.ndjson`,
+    one framed spool record a line; lake format 1 writes nothing else there). Returns the
+    records and the number of objects."""
     keys = moto.keys(bucket, prefix)
-    out, legacy = [], 0
-    for key, body in zip(keys, read_all(moto, bucket, keys)):
-        if key.endswith(".ndjson"):
-            out += [json.loads(line) for line in body.decode().splitlines() if line]
-        else:
-            legacy += 1
-            out.append(json.loads(body))
-    return out, len(keys), legacy
+    others = [k for k in keys if not k.endswith(".ndjson")]
+    check(not others, f"not batch objects under {prefix}: {others[:3]}")
+    out = []
+    for body in read_all(moto, bucket, keys):
+        out += [json.loads(line) for line in body.decode().splitlines() if line]
+    return out, len(keys)
 
 
 def summary_of(note):
-    """A handoff's summary: top-level in a legacy note, in the payload of a batch line."""
-    return note["summary"] if "summary" in note else note["payload"]["summary"]
+    """A handoff's summary, in the payload of its batch line."""
+    return note["payload"]["summary"]
 
 
 def proposals(moto, bucket, prefix, text):
@@ -94,14 +92,14 @@ def backlog(host, n):
 
 
 def exactly_once(moto, bucket, prefix, fleet, written):
-    """Each written record in the lake exactly once, counted inside batch objects and in
-    legacy single objects alike; every id once. Returns a line on the objects counted."""
-    events, n_events, legacy_events = records(moto, bucket, f"{prefix}/claims/{fleet}/events/")
+    """Each written record in the lake exactly once, counted inside batch objects; every id
+    once. Returns a line on the objects counted."""
+    events, n_events = records(moto, bucket, f"{prefix}/claims/{fleet}/events/")
     got = Counter(r["payload"]["claim"] for r in events)
     want = Counter(written["proposals"])
     check(got == want, f"(d) claim events: {len(want - got)} lost, {len(got - want)} duplicated "
                        f"or foreign (of {sum(want.values())})")
-    notes, n_notes, legacy_notes = records(moto, bucket, f"{prefix}/handoffs/{fleet}/")
+    notes, n_notes = records(moto, bucket, f"{prefix}/handoffs/{fleet}/")
     got = Counter(summary_of(n) for n in notes)
     want = Counter(written["handoffs"])
     check(got == want, f"(d) handoffs: {len(want - got)} lost, {len(got - want)} duplicated "
@@ -117,5 +115,5 @@ def exactly_once(moto, bucket, prefix, fleet, written):
     per_session = Counter(r["session"] for r in recs)
     check(dict(per_session) == written["hooks"],
           f"(d) hook events per session: lake {dict(per_session)} != written {written['hooks']}")
-    return (f"{len(events)} claim events in {n_events} objects ({legacy_events} legacy single), "
-            f"{len(notes)} handoffs in {n_notes} objects ({legacy_notes} legacy single)")
+    return (f"{len(events)} claim events in {n_events} objects, "
+            f"{len(notes)} handoffs in {n_notes} objects")

@@ -120,23 +120,19 @@ fn collect(dir: &Path, out: &mut Vec<u8>) {
     }
 }
 
-/// The records a lake area holds, as JSON, from its objects `(key, bytes)`: every line of
-/// a batch object (`<first-id>.ndjson`, framed spool records: the handoff's summary is in
-/// its `payload`), or a legacy single object (`<id>.json`) whole.
+/// The records a lake area holds, as JSON, from its batch objects `(key, bytes)`: every
+/// line (framed spool records: the handoff's summary is in its `payload`).
 pub fn lake_records(objects: Vec<(String, Vec<u8>)>) -> Vec<Value> {
     let mut out = Vec::new();
     for (key, bytes) in objects {
-        if key.ends_with(".ndjson") {
-            let scan = ctxlake::spool::scan(&bytes, 0);
-            assert_eq!(scan.bad_lines, 0, "a bad line in {key}");
-            out.extend(
-                scan.records
-                    .iter()
-                    .map(|r| serde_json::to_value(r).unwrap()),
-            );
-        } else {
-            out.push(serde_json::from_slice(&bytes).unwrap());
-        }
+        assert!(key.ends_with(".ndjson"), "not a batch: {key}");
+        let scan = ctxlake::spool::scan(&bytes, 0);
+        assert_eq!(scan.bad_lines, 0, "a bad line in {key}");
+        out.extend(
+            scan.records
+                .iter()
+                .map(|r| serde_json::to_value(r).unwrap()),
+        );
     }
     out
 }

@@ -8,12 +8,13 @@ use crate::common::Env;
 use crate::mcp::{call, init, session};
 
 fn populate(env: &Env) {
-    let live = "2999-01-01T00:00:00.000Z";
+    let live = ctxlake::time::parse_rfc3339("2999-01-01T00:00:00.000Z").unwrap();
+    let old = ctxlake::time::parse_rfc3339("2020-01-01T00:00:00.000Z").unwrap();
     env.write(
         "cache/payments/roster.json",
         &json!({"generated_at": "2026-01-01T00:00:00.000Z", "lake_clock_offset_ms": 0, "agents": [
-            {"agent": "agent-b", "session": "s-b", "last_seen": live, "leases": []},
-            {"agent": "agent-c", "session": "s-c", "last_seen": "2020-01-01T00:00:00.000Z", "leases": []}
+            {"agent": "agent-b", "session": "s-b", "last_seen_ms": live, "leases": []},
+            {"agent": "agent-c", "session": "s-c", "last_seen_ms": old, "leases": []}
         ]})
         .to_string(),
     );

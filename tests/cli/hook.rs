@@ -167,14 +167,15 @@ fn malformed_or_empty_stdin_exits_zero_and_logs() {
 /// A roster where `alice` holds `src/auth` in the work dir's repository.
 fn lease_src_auth(env: &Env) {
     std::fs::create_dir_all(env.work().join(".git")).unwrap();
-    let now = ctxlake::time::now_rfc3339();
+    let now = ctxlake::time::now_ms();
+    let far = ctxlake::time::parse_rfc3339("2999-01-01T00:00:00Z").unwrap();
     let roster = json!({
-        "generated_at": now, "lake_clock_offset_ms": 0,
+        "generated_at": ctxlake::time::format_ms(now), "lake_clock_offset_ms": 0,
         "agents": [{"agent": "alice", "session": "s-alice", "runtime": "codex",
-            "task": "auth refactor", "last_seen": now,
+            "task": "auth refactor", "last_seen_ms": now,
             "leases": [{"repo": env.work().display().to_string(), "path": "src/auth",
-                "reason": "refactor login", "granted_at": now,
-                "expires_at": "2999-01-01T00:00:00Z"}]}]
+                "reason": "refactor login", "granted_at_ms": now,
+                "expires_at_ms": far}]}]
     });
     env.write("cache/default/roster.json", &roster.to_string());
 }
@@ -192,7 +193,7 @@ fn edit_of_a_leased_path_warns_by_default_and_blocks_when_configured() {
     for part in [
         "alice",
         "refactor login",
-        "2999-01-01T00:00:00Z",
+        "2999-01-01T00:00:00.000Z",
         "advisory",
     ] {
         assert!(ctx.contains(part), "{part}: {ctx}");

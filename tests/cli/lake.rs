@@ -460,3 +460,62 @@ fn service_install_writes_a_pinned_unit_and_uninstall_removes_it() {
         .success();
     assert!(!unit.exists());
 }
+
+/// The first `sync` writes the lake's format marker; a lake of another format (or with a
+/// marker that does not parse) is refused by `sync`, `maint`, `lake copy` and doctor's
+/// store probe, each naming the format found and the one this build reads.
+#[test]
+fn a_lake_of_another_format_is_refused_everywhere() {
+    let env = Env::new();
+    env.cmd().arg("sync").assert().success();
+    let lake = env.ctxlake_home().join("lake");
+    let marker = lake.join("lake.json");
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), r#"{"format":1}"#);
+    let (_, v) = crate::doctor::doctor(&env, &[]);
+    let c = crate::doctor::check(&v, "lake format");
+    assert_eq!(c["status"], "ok", "{c}");
+    let to = tempfile::tempdir().unwrap();
+    let copy = |from: &std::path::Path| {
+        let urls = [
+            format!("file://{}", from.display()),
+            format!("file://{}", to.path().display()),
+        ];
+        env.cmd()
+            .args(["lake", "copy", &urls[0], &urls[1]])
+            .output()
+            .unwrap()
+    };
+    for (body, says) in [
+        (r#"{"format": 2}"#, "in format 2"),
+        ("{fo", "does not parse"),
+    ] {
+        std::fs::write(&marker, body).unwrap();
+        for args in [&["sync"][..], &["maint"], &["sync", "--json"]] {
+            let out = env.cmd().args(args).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(
+                err.contains(says) && err.contains("reads only format 1"),
+                "{err}"
+            );
+            assert!(err.contains("hint: "), "{err}");
+        }
+        let out = copy(&lake);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says));
+        let (code, v) = crate::doctor::doctor(&env, &[]);
+        assert_eq!(code, 1, "{v:#}");
+        let c = crate::doctor::check(&v, "lake format");
+        assert_eq!(c["status"], "fail", "{c}");
+        assert!(c["saw"].as_str().unwrap().contains(says), "{c}");
+        assert_eq!(
+            std::fs::read_to_string(&marker).unwrap(),
+            body,
+            "never written over"
+        );
+    }
+    assert!(
+        !to.path().join("fleets").exists(),
+        "nothing copied out of a lake of another format"
+    );
+}

@@ -315,7 +315,8 @@ fn lake_copy_moves_a_local_lake_into_a_bucket_idempotently() {
     );
 }
 
-/// Write `n` handoffs straight into a local lake (fleet `default`), ids from `from`.
+/// Write `n` handoffs straight into a local lake (fleet `default`), one batch each, ids
+/// from `from`.
 fn seed_handoffs(lake: &std::path::Path, from: usize, n: usize) {
     let dir = lake.join("handoffs/default");
     std::fs::create_dir_all(&dir).unwrap();
@@ -323,9 +324,15 @@ fn seed_handoffs(lake: &std::path::Path, from: usize, n: usize) {
     std::fs::write(lake.join("fleets/default"), b"").unwrap();
     for i in from..from + n {
         let id = format!("01KDV{i:021}");
-        let note = json!({"id": id, "at": "2026-11-29T00:00:00.000Z", "agent": "a", "session": "s",
-            "repo": null, "summary": format!("note {i}"), "status": "done", "next": null});
-        std::fs::write(dir.join(format!("{id}.json")), note.to_string()).unwrap();
+        let rec: ctxlake::spool::Record = serde_json::from_value(json!({"id": id,
+            "ts": "2026-11-29T00:00:00.000Z", "fleet": "default", "agent": "a", "session": "s",
+            "kind": "fleet_handoff", "payload": {"summary": format!("note {i}"), "status": "done"}}))
+        .unwrap();
+        std::fs::write(
+            dir.join(format!("{id}.ndjson")),
+            ctxlake::spool::encode(&rec),
+        )
+        .unwrap();
     }
 }
 
@@ -358,8 +365,12 @@ fn an_idle_sync_costs_the_same_few_requests_however_long_the_history() {
     let history = b.json(&["fleet", "history"]);
     assert_eq!(history["handoffs"][0]["summary"], "note 79", "{history}");
     let (requests, gets) = costs[1];
-    // The one GET is the probe reading back its own refused second create.
-    assert!(gets <= 1, "an idle sync reads no lake object: {costs:?}");
-    assert!(requests <= 12, "{costs:?}");
+    // The GETs are the probe reading back its own refused second create and the format
+    // marker, read once per process.
+    assert!(
+        gets <= 2,
+        "an idle sync reads no other lake object: {costs:?}"
+    );
+    assert!(requests <= 13, "{costs:?}");
     assert_eq!(costs[0], costs[1], "the cost must not grow with history");
 }

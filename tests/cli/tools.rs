@@ -183,22 +183,17 @@ fn reads_degrade_honestly() {
 #[test]
 fn a_cached_roster_renders_leases_and_contention() {
     let env = Env::new();
-    // Expiries far in the future and past keep the test independent of the clock.
-    let t = |live: bool| {
-        if live {
-            "2999-01-01T00:00:00.000Z"
-        } else {
-            "2026-01-01T00:00:00.000Z"
-        }
-    };
+    // Times far in the future and past keep the test independent of the clock.
+    let ms = |t: &str| ctxlake::time::parse_rfc3339(t).unwrap();
+    let (past, future) = (ms("2026-01-01T00:00:00Z"), ms("2999-01-01T00:00:00Z"));
     let roster = json!({
-        "generated_at": t(false),
+        "generated_at": "2026-01-01T00:00:00.000Z",
         "lake_clock_offset_ms": 0,
         "agents": [
-            {"agent": "agent-a", "session": "sess-a", "task": "auth", "last_seen": "2999-01-01T00:00:00.000Z",
-             "leases": [{"repo": "r", "path": "src", "reason": "refactor\u{1b}[2J", "granted_at": "2026-01-02T00:00:00.000Z", "expires_at": t(true)}]},
-            {"agent": "agent-b", "session": "sess-b", "last_seen": "2999-01-01T00:00:00.000Z",
-             "leases": [{"repo": "r", "path": "src/lib.rs", "reason": "fix", "granted_at": "2026-01-01T00:00:00.000Z", "expires_at": t(true)}]}
+            {"agent": "agent-a", "session": "sess-a", "task": "auth", "last_seen_ms": future,
+             "leases": [{"repo": "r", "path": "src", "reason": "refactor\u{1b}[2J", "granted_at_ms": ms("2026-01-02T00:00:00Z"), "expires_at_ms": future}]},
+            {"agent": "agent-b", "session": "sess-b", "last_seen_ms": future,
+             "leases": [{"repo": "r", "path": "src/lib.rs", "reason": "fix", "granted_at_ms": past, "expires_at_ms": future}]}
         ]
     });
     env.write("cache/default/roster.json", &roster.to_string());
@@ -212,6 +207,18 @@ fn a_cached_roster_renders_leases_and_contention() {
     assert_eq!(me["you"], true);
     assert_eq!(me["leases"][0]["state"], "contended");
     assert_eq!(me["leases"][0]["holder"], "agent-b");
+    assert_eq!(
+        (
+            &me["leases"][0]["granted_at"],
+            &me["leases"][0]["expires_at"]
+        ),
+        (
+            &json!("2026-01-02T00:00:00.000Z"),
+            &json!("2999-01-01T00:00:00.000Z")
+        ),
+        "times in RFC 3339 where a script reads them"
+    );
+    assert_eq!(me["last_seen"], "2999-01-01T00:00:00.000Z");
     assert_eq!(
         me["leases"][0]["reason"], "refactor[2J",
         "escape sequences are stripped on read"

@@ -13,16 +13,19 @@ pub(super) const LEASES_SHOWN: usize = 120;
 /// Sessions named per agent row.
 const SESSIONS_NAMED: usize = 3;
 
-/// Seconds from now until an RFC 3339 time (negative: already past).
-pub(super) fn secs_until(at: &str, now_ms: i64) -> Option<i64> {
-    crate::time::parse_rfc3339(at).map(|t| (t - now_ms) / 1000)
+/// How long ago (or how soon) an RFC 3339 time is; the text itself if it does not parse.
+pub(super) fn ago(at: &str, now_ms: i64) -> String {
+    match crate::time::parse_rfc3339(at) {
+        Some(t) => ago_ms(t, now_ms),
+        None => at.to_string(),
+    }
 }
 
-pub(super) fn ago(at: &str, now_ms: i64) -> String {
-    match secs_until(at, now_ms) {
-        Some(s) if s <= 0 => format!("{} ago", span(-s)),
-        Some(s) => format!("in {}", span(s)),
-        None => at.to_string(),
+/// How long ago (or how soon) lake-time `at_ms` is.
+pub(super) fn ago_ms(at_ms: i64, now_ms: i64) -> String {
+    match (at_ms - now_ms) / 1000 {
+        s if s <= 0 => format!("{} ago", span(-s)),
+        s => format!("in {}", span(s)),
     }
 }
 
@@ -77,7 +80,7 @@ fn agent_row(m: &mut String, a: &AgentRow, sessions: Option<&Vec<(&str, &str)>>,
         Esc(&a.agent),
         Esc(a.runtime.as_deref().unwrap_or("—")),
         Esc(a.task.as_deref().unwrap_or("—")),
-        Esc(&ago(&a.last_seen, now))
+        Esc(&ago_ms(a.last_seen_ms, now))
     );
     w!(
         m,
@@ -143,7 +146,7 @@ pub(super) fn leases(m: &mut String, v: &FleetView) {
 /// unsorted, so thousands of leases cost a selection, not a full sort.
 fn shown_first(rows: &mut [(&AgentRow, &LeaseRow)]) {
     fn order(x: &(&AgentRow, &LeaseRow), y: &(&AgentRow, &LeaseRow)) -> std::cmp::Ordering {
-        (&x.1.repo, &x.1.path, &x.1.granted_at).cmp(&(&y.1.repo, &y.1.path, &y.1.granted_at))
+        (&x.1.repo, &x.1.path, x.1.granted_at_ms).cmp(&(&y.1.repo, &y.1.path, y.1.granted_at_ms))
     }
     if rows.len() > LEASES_SHOWN {
         rows.select_nth_unstable_by(LEASES_SHOWN, order);
@@ -169,7 +172,7 @@ fn lease_table(m: &mut String, rows: &[(&AgentRow, &LeaseRow)], now: i64) {
                 Esc(name)
             );
         }
-        let left = secs_until(&l.expires_at, now).map_or("?".into(), |s| span(s.max(0)));
+        let left = span(((l.expires_at_ms - now) / 1000).max(0));
         let (class, standing) = match &l.holder {
             Some(h) => (
                 " class=\"contended\"",

@@ -21,8 +21,7 @@ const RECENT: usize = 16;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Kept {
-    /// Write ids of this home's recent roster writes, oldest first (an empty id: the
-    /// roster an older build wrote, taken as ours on the first load).
+    /// Write ids of this home's recent roster writes, oldest first.
     pub recent: Vec<String>,
     /// The roster as last written (or about to be), write id included.
     pub roster: RosterObj,
@@ -52,7 +51,7 @@ pub(crate) fn path(paths: &Paths, fleet: &str) -> PathBuf {
 }
 
 /// The kept copy for `fleet`; `None` when there is none or it does not parse (then the
-/// lake's copy is all there is, as before this file existed).
+/// lake's copy is all there is).
 pub(crate) fn read(path: &Path, fleet: &str) -> Option<Kept> {
     let bytes = std::fs::read(path).ok()?;
     let kept: Kept = serde_json::from_slice(&bytes).ok()?;

@@ -65,12 +65,8 @@ fn two_homes_sharing_a_host_id_both_stay_visible() {
     let (a, b) = (home(d.path(), "a"), home(d.path(), "b"));
     let mut own_a = Own::load(&store, &a.paths, "f").unwrap();
     let mut own_b = Own::load(&store, &b.paths, "f").unwrap();
-    own_a
-        .apply(&store, &claim("r1", "sa", "src/a"), "mcp/a.ndjson", 1_000)
-        .unwrap();
-    own_b
-        .apply(&store, &claim("r2", "sb", "src/b"), "mcp/a.ndjson", 1_000)
-        .unwrap();
+    own_a.apply(&claim("r1", "sa", "src/a"), "mcp/a.ndjson", 1_000);
+    own_b.apply(&claim("r2", "sb", "src/b"), "mcp/a.ndjson", 1_000);
     own_a.flush(&store, &a.spool, 1_000).unwrap();
     own_b.flush(&store, &b.spool, 1_000).unwrap();
 
@@ -80,13 +76,17 @@ fn two_homes_sharing_a_host_id_both_stay_visible() {
             let warning = own.take_warning();
             if round == 0 && std::ptr::eq(h, &a) {
                 let w = warning.expect("the clone is reported");
-                assert!(w.starts_with("warning: ") && w.contains("\nhint: "), "{w}");
+                let new = host_of(&a);
+                assert!(
+                    matches!(&w, super::Warning::HostIdShared { old, new: n, .. } if old == "h" && *n == new),
+                    "{w:?}"
+                );
             } else {
                 assert_eq!(warning, None, "round {round}: reported once, by one home");
             }
             let s = if std::ptr::eq(h, &a) { "sa" } else { "sb" };
             let prompt = super::own_tests::rec(&id, s, "hook_prompt", json!({"prompt": "go"}));
-            own.apply(&store, &prompt, "mcp/a.ndjson", 2_000).unwrap();
+            own.apply(&prompt, "mcp/a.ndjson", 2_000);
             own.flush(&store, &h.spool, 2_000).unwrap();
         }
     }
@@ -108,19 +108,19 @@ fn a_damaged_own_roster_keeps_its_replay_windows() {
     let store = LocalStore::open(&d.path().join("lake")).unwrap();
     let a = home(d.path(), "a");
     let mut own = Own::load(&store, &a.paths, "f").unwrap();
-    assert!(
-        own.apply(&store, &claim("r1", "s1", "src/x"), "mcp/a.ndjson", 1_000)
-            .unwrap()
-    );
+    assert!(own.apply(&claim("r1", "s1", "src/x"), "mcp/a.ndjson", 1_000));
     own.flush(&store, &a.spool, 1_000).unwrap();
     let key = keys::roster("f", "h");
     for bad in [&b"{\"fleet\": \"f\", \"sess"[..], br#"{"fleet": "other"}"#] {
         store.put(&key, bad).unwrap();
         let mut own = Own::load(&store, &a.paths, "f").unwrap();
         let w = own.take_warning().expect("the damage is reported");
-        assert!(w.contains("damaged"), "{w}");
-        let replay = own.apply(&store, &claim("r1", "s1", "src/x"), "mcp/a.ndjson", 2_000);
-        assert!(!replay.unwrap(), "the replayed record is skipped");
+        assert!(
+            matches!(&w, super::Warning::RosterRebuilt { key: k, .. } if *k == key),
+            "{w:?}"
+        );
+        let replay = own.apply(&claim("r1", "s1", "src/x"), "mcp/a.ndjson", 2_000);
+        assert!(!replay, "the replayed record is skipped");
         own.flush(&store, &a.spool, 2_000).unwrap();
         assert_eq!(third_view(&store), [("s1".to_string(), 1)], "rewritten");
     }
@@ -176,7 +176,7 @@ impl Store for Flaky {
 }
 
 /// Every roster the lake may hold after this home's own writes is taken as its own: one
-/// an older build wrote, a PUT whose answer was lost (landed or not), and an earlier
+/// whose kept copy was lost, a PUT whose answer was lost (landed or not), and an earlier
 /// PUT landing after a later one.
 #[test]
 fn this_homes_own_lost_or_late_writes_are_not_a_clone() {
@@ -187,9 +187,11 @@ fn this_homes_own_lost_or_late_writes_are_not_a_clone() {
     };
     let a = home(d.path(), "a");
     let key = keys::roster("f", "h");
-    let old_build: Value = json!({"host": "h", "fleet": "f", "sessions": []});
+    // This home's roster, whose kept copy was lost: taken as ours.
+    let lost: Value =
+        json!({"host": "h", "fleet": "f", "sessions": [], "write": "01KDV000000000000000000000"});
     store
-        .put(&key, &serde_json::to_vec(&old_build).unwrap())
+        .put(&key, &serde_json::to_vec(&lost).unwrap())
         .unwrap();
     let mut early = None;
     for (i, fail) in [Some(false), None, Some(true), Some(false), None]
@@ -199,7 +201,7 @@ fn this_homes_own_lost_or_late_writes_are_not_a_clone() {
         let mut own = Own::load(&store, &a.paths, "f").unwrap();
         assert_eq!(own.take_warning(), None, "step {i}");
         let rec = claim(&format!("r{i}"), "s1", &format!("src/{i}"));
-        own.apply(&store, &rec, "mcp/a.ndjson", 1_000).unwrap();
+        own.apply(&rec, "mcp/a.ndjson", 1_000);
         store.fail.set(fail);
         assert_eq!(own.flush(&store, &a.spool, 1_000).is_ok(), fail.is_none());
         if i == 1 {

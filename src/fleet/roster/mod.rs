@@ -2,7 +2,7 @@
 //! host's `sync` drained (task, leases, last seen), so a reader GETs one object per host
 //! whose listing changed instead of one per session. Single writer (the host's drain),
 //! so a plain overwrite is safe. Each session's `last_seen_ms` is the lake time its last
-//! record was applied (one object's mtime can no longer be every session's heartbeat).
+//! record was applied (the object's mtime is the host's heartbeat, not each session's).
 //! Idempotence across a crash lives in `windows`: the ids of the last flushed block of
 //! each spool file still on disk, so a redo of that block is a no-op (see `own`). Each
 //! write carries a fresh `write` id the home keeps (see `kept`): a roster holding an id
@@ -26,6 +26,26 @@ pub(crate) const PRUNE_ENDED_MS: i64 = 3_600_000;
 /// A session with no record and no live lease for this long leaves its roster.
 pub(crate) const PRUNE_IDLE_MS: i64 = 24 * 3_600_000;
 
+/// Something a drain's roster load did that the person should hear about once. Data,
+/// not text: the command line renders it (`cmd::sync`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "warning", rename_all = "snake_case")]
+pub(crate) enum Warning {
+    /// Another home uses this host id (its roster held a write this home never made: a
+    /// cloned machine image): this home took host id `new` and moved its sessions there.
+    HostIdShared {
+        old: String,
+        new: String,
+        /// The file a clone should not carry.
+        host_id_file: std::path::PathBuf,
+    },
+    /// This host's roster `key` in the lake did not parse: rebuilt from this home's copy.
+    RosterRebuilt {
+        key: String,
+        kept_file: std::path::PathBuf,
+    },
+}
+
 /// The ids of one spool file's last flushed block: `applied` took effect in that flush,
 /// `redone` had taken effect before (a redo after a crash) and were skipped.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -44,8 +64,7 @@ pub(crate) struct RosterObj {
     pub sessions: Vec<PresenceObj>,
     #[serde(default)]
     pub windows: Vec<Window>,
-    /// A fresh id per write (empty from older builds).
-    #[serde(default)]
+    /// A fresh ULID per write (see `kept`).
     pub write: String,
 }
 
@@ -57,13 +76,14 @@ struct RawRoster {
     sessions: Vec<Value>,
     #[serde(default)]
     windows: Vec<Value>,
-    #[serde(default)]
     write: String,
 }
 
 /// A roster's sessions as a reader may use them: each entry must decode, belong to
 /// `fleet` and carry valid agent and session ids, else it is dropped (other hosts wrote
-/// it). `None`: not a roster of this fleet at all.
+/// it). `None`: not a roster of this fleet at all. Every peer's presence and lease enters
+/// through here: a bound on what a roster may claim (lease times, sessions per host)
+/// belongs in `admit`.
 pub(crate) fn read_sessions(bytes: &[u8], fleet: &str) -> Option<Vec<PresenceObj>> {
     read(bytes, fleet).map(|(s, _)| s)
 }
@@ -79,18 +99,14 @@ pub(crate) fn read_written(
     fleet: &str,
 ) -> Option<(Vec<PresenceObj>, Vec<Window>, String)> {
     let raw: RawRoster = serde_json::from_slice(bytes).ok()?;
-    if raw.fleet != fleet {
+    if raw.fleet != fleet || raw.write.is_empty() {
         return None;
     }
     let sessions = raw
         .sessions
         .into_iter()
         .filter_map(|v| serde_json::from_value::<PresenceObj>(v).ok())
-        .filter(|p| p.fleet == fleet && valid_ids(p))
-        .map(|mut p| {
-            p.applied.clear(); // only a legacy presence's drainer used them
-            p
-        })
+        .filter(|p| admit(p, fleet))
         .collect();
     let windows = raw
         .windows
@@ -100,23 +116,21 @@ pub(crate) fn read_written(
     Some((sessions, windows, raw.write))
 }
 
-fn valid_ids(p: &PresenceObj) -> bool {
-    crate::scope::validate_id("agent", &p.agent).is_ok()
+/// Whether a roster entry may be used: of this fleet, with ids that could name keys.
+fn admit(p: &PresenceObj, fleet: &str) -> bool {
+    p.fleet == fleet
+        && crate::scope::validate_id("agent", &p.agent).is_ok()
         && crate::scope::validate_id("session", &p.session).is_ok()
 }
 
 /// Whether a session has left the roster for good at lake time `now`: ended an hour
 /// ago, or silent for a day with no live lease.
 pub(crate) fn expired(p: &PresenceObj, now: i64) -> bool {
-    let seen = p.last_seen_ms.unwrap_or(0);
-    if p.ended_at.is_some() {
-        return now - seen > PRUNE_ENDED_MS;
+    let silent = now.saturating_sub(p.last_seen_ms);
+    if p.ended_at_ms.is_some() {
+        return silent > PRUNE_ENDED_MS;
     }
-    let live_lease = p
-        .leases
-        .iter()
-        .any(|l| crate::time::parse_rfc3339(&l.expires_at).is_some_and(|t| t > now));
-    now - seen > PRUNE_IDLE_MS && !live_lease
+    silent > PRUNE_IDLE_MS && !p.leases.iter().any(|l| l.is_live(now))
 }
 
 /// This home's host id, minted once (random) and kept in `state/host-id`. An unreadable
@@ -154,41 +168,56 @@ mod tests {
 
     #[test]
     fn a_bad_entry_drops_itself_not_the_roster() {
-        let bytes = serde_json::to_vec(&json!({
-            "host": "h", "fleet": "f",
-            "sessions": [
-                {"fleet": "f", "agent": "ok", "session": "s1", "last_seen_ms": 5},
-                {"fleet": "f", "agent": "../etc", "session": "s2"},
-                {"fleet": "other", "agent": "a", "session": "s3"},
-                {"fleet": "f", "agent": "a", "session": 7},
-                {"fleet": "f", "agent": "b", "session": "s4", "applied": ["x"]},
-            ],
-            "windows": [{"file": "mcp/f.1.ndjson", "applied": ["x"]}, 3],
-        }))
-        .unwrap();
+        let roster = |write: &str| {
+            let seen = 5;
+            serde_json::to_vec(&json!({
+                "host": "h", "fleet": "f", "write": write,
+                "sessions": [
+                    {"fleet": "f", "agent": "ok", "session": "s1", "last_seen_ms": seen},
+                    {"fleet": "f", "agent": "../etc", "session": "s2", "last_seen_ms": seen},
+                    {"fleet": "other", "agent": "a", "session": "s3", "last_seen_ms": seen},
+                    {"fleet": "f", "agent": "a", "session": 7, "last_seen_ms": seen},
+                    {"fleet": "f", "agent": "a", "session": "s5"},
+                    {"fleet": "f", "agent": "b", "session": "s4", "last_seen_ms": seen,
+                     "leases": [{"path": "src", "reason": "x", "granted_at_ms": 1, "expires_at_ms": 9}]},
+                    {"fleet": "f", "agent": "b", "session": "s6", "last_seen_ms": seen,
+                     "leases": [{"path": "src", "reason": "x",
+                        "granted_at": "2026-11-29T00:00:00Z", "expires_at": "2026-11-29T01:00:00Z"}]},
+                ],
+                "windows": [{"file": "mcp/f.1.ndjson", "applied": ["x"]}, 3],
+            }))
+            .unwrap()
+        };
+        let bytes = roster("01KDV0000000000000000000WR");
         let (s, w) = read(&bytes, "f").unwrap();
         let names: Vec<&str> = s.iter().map(|p| p.session.as_str()).collect();
-        assert_eq!(names, ["s1", "s4"]);
-        assert!(s[1].applied.is_empty());
+        assert_eq!(
+            names,
+            ["s1", "s4"],
+            "bad ids, another fleet, no last_seen_ms, times not in ms"
+        );
+        assert_eq!(s[1].leases[0].holder, s[1].holder());
         assert_eq!(w.len(), 1);
         assert!(read(&bytes, "g").is_none(), "another fleet's roster");
         assert!(read(b"not json", "f").is_none());
+        assert!(
+            read(&roster(""), "f").is_none(),
+            "a roster without a write id"
+        );
     }
 
     #[test]
     fn ended_and_silent_sessions_expire() {
-        let mut p = PresenceObj {
-            last_seen_ms: Some(0),
-            ..PresenceObj::default()
-        };
+        let mut p = PresenceObj::default();
         assert!(!expired(&p, PRUNE_IDLE_MS));
         assert!(expired(&p, PRUNE_IDLE_MS + 1));
-        p.leases.push(crate::cache::Lease {
-            expires_at: crate::time::format_ms(PRUNE_IDLE_MS * 2),
+        p.leases.push(crate::fleet::Lease {
+            expires_at_ms: PRUNE_IDLE_MS + 2,
             ..Default::default()
         });
         assert!(!expired(&p, PRUNE_IDLE_MS + 1), "a live lease keeps it");
-        p.ended_at = Some("x".into());
+        assert!(expired(&p, PRUNE_IDLE_MS + 2), "not once it expired");
+        p.ended_at_ms = Some(0);
         assert!(expired(&p, PRUNE_ENDED_MS + 1));
         assert!(!expired(&p, PRUNE_ENDED_MS));
     }

@@ -7,11 +7,11 @@
 //! block (`Window`); a replayed record found there is skipped. A file's window goes when
 //! the file does (it was drained to the end), so the roster stays small.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::kept::{self, Kept};
-use super::{RosterObj, Window};
+use super::{RosterObj, Warning, Window};
 use crate::error::Result;
 use crate::fleet::presence::PresenceObj;
 use crate::lake::keys;
@@ -30,19 +30,11 @@ pub(crate) struct Own {
     windows: BTreeMap<String, Window>,
     /// This flush's windows, by spool file.
     current: BTreeMap<String, Window>,
-    /// Keys of the fleet's legacy per-session presences, listed on the first new session.
-    legacy: Option<BTreeSet<String>>,
-    /// Where that listing is kept: this home drains with rosters now, so no presence of
-    /// its own sessions can appear later, and a new session costs no listing per pass.
-    legacy_file: PathBuf,
-    /// Legacy presences taken over since the last flush: deleted once the roster that
-    /// holds their sessions is written, or a pruned session would come back from them.
-    taken_over: Vec<String>,
     /// This home's copy of the roster (see `kept`), written before each PUT.
     kept_file: PathBuf,
     /// This home's recent write ids (see `kept::Kept::recent`).
     recent: Vec<String>,
-    warning: Option<String>,
+    warning: Option<Warning>,
     dirty: bool,
     /// The write id of the kept copy as this value last read or wrote it (see
     /// [`Own::still_current`]).
@@ -70,13 +62,17 @@ impl Own {
         if let Start::Clone(_) = start {
             let old = std::mem::replace(&mut host, super::mint_host_id(paths)?);
             key = keys::roster(fleet, &host);
-            warning = Some(cloned(paths, &old, &host));
+            warning = Some(Warning::HostIdShared {
+                old,
+                new: host.clone(),
+                host_id_file: super::host_id_file(paths),
+            });
         }
         if let Start::Damaged(_) = start {
-            warning = Some(format!(
-                "warning: this host's roster `{key}` in the lake is damaged; rebuilt it from this home's copy `{}`\n",
-                kept_file.display()
-            ));
+            warning = Some(Warning::RosterRebuilt {
+                key: key.clone(),
+                kept_file: kept_file.clone(),
+            });
         }
         let (dirty, recent, (sessions, windows)) = start.state();
         let done = windows
@@ -94,12 +90,6 @@ impl Own {
             done,
             windows: windows.into_iter().map(|w| (w.file.clone(), w)).collect(),
             current: BTreeMap::new(),
-            legacy: None,
-            legacy_file: paths
-                .state()
-                .join("roster")
-                .join(format!("{fleet}.legacy.json")),
-            taken_over: Vec::new(),
             kept_file,
             recent,
             warning,
@@ -123,22 +113,14 @@ impl Own {
             && kept == self.kept_write
     }
 
-    /// The one-time message a load had for the person (a clone, a damaged roster).
-    pub(crate) fn take_warning(&mut self) -> Option<String> {
+    /// What a load had to tell the person, once (a clone, a damaged roster).
+    pub(crate) fn take_warning(&mut self) -> Option<Warning> {
         self.warning.take()
     }
 
     /// Apply `rec` (read from spool file `file`) at lake time `now`; false when it had
     /// been applied before.
-    pub(crate) fn apply(
-        &mut self,
-        store: &dyn Store,
-        rec: &Record,
-        file: &str,
-        now: i64,
-    ) -> Result<bool> {
-        // First, so a legacy presence taken over brings its applied ids along.
-        let k = self.ensure_entry(store, rec)?;
+    pub(crate) fn apply(&mut self, rec: &Record, file: &str, now: i64) -> bool {
         let window = self
             .current
             .entry(file.to_string())
@@ -148,62 +130,16 @@ impl Own {
             });
         if self.done.contains(&rec.id) {
             window.redone.push(rec.id.clone());
-            return Ok(false);
+            return false;
         }
         window.applied.push(rec.id.clone());
         self.done.insert(rec.id.clone());
         self.dirty = true;
-        if let Some(p) = self.entries.get_mut(&k) {
-            p.apply(rec, now);
-            p.last_seen_ms = Some(now);
-        }
-        Ok(true)
-    }
-
-    /// The session's entry key, adding the entry when new: a session new to the roster
-    /// takes over its legacy presence (written by an older build), leases and applied ids.
-    fn ensure_entry(&mut self, store: &dyn Store, rec: &Record) -> Result<(String, String)> {
-        let k = (rec.agent.clone(), rec.session.clone());
-        if !self.entries.contains_key(&k) {
-            let p = self.legacy_presence(store, rec)?;
-            self.entries.insert(k.clone(), p);
-        }
-        Ok(k)
-    }
-
-    fn legacy_presence(&mut self, store: &dyn Store, rec: &Record) -> Result<PresenceObj> {
-        if self.legacy.is_none() {
-            self.legacy = Some(self.legacy_keys(store)?);
-        }
-        let key = keys::presence(&rec.fleet, &rec.agent, &rec.session);
-        if !self.legacy.as_ref().is_some_and(|l| l.contains(&key)) {
-            return Ok(PresenceObj::new(rec));
-        }
-        let old = store
-            .get(&key)?
-            .and_then(|(b, _)| serde_json::from_slice::<PresenceObj>(&b).ok())
-            .filter(|p| p.fleet == rec.fleet && p.agent == rec.agent && p.session == rec.session);
-        Ok(match old {
-            Some(mut p) => {
-                self.done.extend(std::mem::take(&mut p.applied));
-                self.taken_over.push(key);
-                p
-            }
-            None => PresenceObj::new(rec),
-        })
-    }
-
-    /// The legacy presence keys, listed once per home and then read from `legacy_file`.
-    fn legacy_keys(&self, store: &dyn Store) -> Result<BTreeSet<String>> {
-        let kept = std::fs::read(&self.legacy_file).ok();
-        if let Some(keys) = kept.and_then(|b| serde_json::from_slice(&b).ok()) {
-            return Ok(keys);
-        }
-        let listed = store.list(&keys::presences(&self.fleet))?;
-        let keys: BTreeSet<String> = listed.into_iter().map(|o| o.key).collect();
-        let bytes = serde_json::to_vec(&keys).unwrap_or_default();
-        crate::fsutil::write_atomic(&self.legacy_file, &bytes, 0o600)?;
-        Ok(keys)
+        self.entries
+            .entry((rec.agent.clone(), rec.session.clone()))
+            .or_insert_with(|| PresenceObj::new(rec))
+            .apply(rec, now);
+        true
     }
 
     /// Write the roster when anything was applied: expired sessions pruned, the windows
@@ -213,7 +149,7 @@ impl Own {
     pub(crate) fn flush(&mut self, store: &dyn Store, spool: &Path, now: i64) -> Result<()> {
         if let Some((key, bytes)) = self.prepare(spool, now)? {
             store.put(&key, &bytes)?;
-            self.landed(store);
+            self.landed();
         }
         Ok(())
     }
@@ -254,12 +190,7 @@ impl Own {
     }
 
     /// The PUT of [`Own::prepare`]'s roster landed.
-    pub(crate) fn landed(&mut self, store: &dyn Store) {
-        // Only this host ever wrote them. A replay of this flush's block is still caught by
-        // the window just written, which holds the ids the legacy objects carried over.
-        for key in std::mem::take(&mut self.taken_over) {
-            let _ = store.delete(&key);
-        }
+    pub(crate) fn landed(&mut self) {
         self.dirty = false;
     }
 }
@@ -295,7 +226,8 @@ impl Start {
     /// are lost; draining could then apply a spool block twice.
     fn choose(lake: Lake, kept: Option<Kept>, host: &str) -> std::result::Result<Start, ()> {
         Ok(match (lake, kept) {
-            // No copy kept (first load by this build): the lake's is taken as ours.
+            // No copy kept (this home's state was lost, the host id kept): the lake's is
+            // taken as ours.
             (Lake::Written((s, w, id)), None) => Start::Lake(vec![id], (s, w)),
             (Lake::Written((s, w, id)), Some(k)) if k.wrote(&id) => Start::Lake(k.recent, (s, w)),
             (Lake::Written(_), Some(k)) => Start::Clone(k),
@@ -332,12 +264,4 @@ fn damaged(store: &dyn Store, key: &str) -> crate::error::Error {
     .hint(format!(
         "if no `ctxlake sync` on this host was interrupted since its last good one, delete `{key}` from the lake and sync again (the roster starts afresh)"
     ))
-}
-
-/// The warning for a host id found shared with another home.
-fn cloned(paths: &Paths, old: &str, new: &str) -> String {
-    format!(
-        "warning: another home uses this host's id `{old}` (its roster holds a write this home never made: a cloned machine image?); this home is now host `{new}` and its sessions moved to that roster\nhint: nothing to do; before cloning an image next time, delete `{}` from it\n",
-        super::host_id_file(paths).display()
-    )
 }

@@ -1,10 +1,9 @@
-//! The drain's roster: replay windows across spool files and crashes, legacy presences
-//! taken over, expired sessions pruned.
+//! The drain's roster: replay windows across spool files and crashes, expired sessions
+//! pruned.
 
 use serde_json::{Value, json};
 
 use super::{Own, PRUNE_ENDED_MS, RosterObj};
-use crate::fleet::presence::PresenceObj;
 use crate::lake::keys;
 use crate::lake::store::{LocalStore, Store};
 use crate::spool::Record;
@@ -64,27 +63,18 @@ fn stored(l: &Lake) -> RosterObj {
 fn a_replayed_block_is_skipped_after_another_file_flushed() {
     let l = lake();
     let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    assert!(
-        own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 1_000)
-            .unwrap()
-    );
+    assert!(own.apply(&claim("r1", "s1"), "mcp/a.ndjson", 1_000));
     own.flush(&l.store, &l.spool, 1_000).unwrap();
 
     let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    assert!(
-        own.apply(&l.store, &claim("r2", "s2"), "mcp/b.ndjson", 2_000)
-            .unwrap()
-    );
+    assert!(own.apply(&claim("r2", "s2"), "mcp/b.ndjson", 2_000));
     own.flush(&l.store, &l.spool, 2_000).unwrap();
 
     let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    let again = own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 3_000);
-    assert!(!again.unwrap(), "a replayed record is skipped");
+    let again = own.apply(&claim("r1", "s1"), "mcp/a.ndjson", 3_000);
+    assert!(!again, "a replayed record is skipped");
     std::fs::remove_file(l.spool.join("mcp/a.ndjson")).unwrap();
-    assert!(
-        own.apply(&l.store, &claim("r3", "s2"), "mcp/b.ndjson", 3_000)
-            .unwrap()
-    );
+    assert!(own.apply(&claim("r3", "s2"), "mcp/b.ndjson", 3_000));
     own.flush(&l.store, &l.spool, 3_000).unwrap();
     let r = stored(&l);
     let files: Vec<&str> = r.windows.iter().map(|w| w.file.as_str()).collect();
@@ -94,62 +84,7 @@ fn a_replayed_block_is_skipped_after_another_file_flushed() {
         "a drained file's window is dropped"
     );
     let s1 = r.sessions.iter().find(|p| p.session == "s1").unwrap();
-    assert_eq!(
-        s1.last_seen_ms,
-        Some(1_000),
-        "a skipped replay is not a sighting"
-    );
-}
-
-/// A session first drained by an older build (a per-session presence object) keeps its
-/// leases and its applied ids when this build's roster takes it over.
-#[test]
-fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
-    let l = lake();
-    let old = claim("old1", "s1");
-    let mut p = PresenceObj::new(&old);
-    p.apply(&old, 1_000);
-    p.applied.push("old1".into());
-    let key = keys::presence("f", "a", "s1");
-    l.store.put(&key, &serde_json::to_vec(&p).unwrap()).unwrap();
-
-    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    let replay = own.apply(&l.store, &old, "mcp/a.ndjson", 2_000).unwrap();
-    assert!(!replay, "the legacy presence's applied ids carry over");
-    let prompt = rec("n1", "s1", "hook_prompt", json!({"prompt": "next step"}));
-    assert!(own.apply(&l.store, &prompt, "mcp/a.ndjson", 2_000).unwrap());
-    own.flush(&l.store, &l.spool, 2_000).unwrap();
-    let r = stored(&l);
-    assert_eq!(r.sessions.len(), 1);
-    let s = &r.sessions[0];
-    assert_eq!(s.leases.len(), 1, "the legacy lease carried over: {s:?}");
-    assert_eq!(
-        (s.task.as_deref(), s.last_seen_ms),
-        (Some("next step"), Some(2_000))
-    );
-    assert!(s.applied.is_empty());
-    assert!(
-        l.store.get(&key).unwrap().is_none(),
-        "the legacy presence taken over is gone once the roster holds its session"
-    );
-
-    // The legacy listing is kept in the home: a later pass does not list again (this
-    // home writes no legacy presence any more), so one appearing now is not taken over.
-    let late = claim("old2", "s9");
-    let mut p = PresenceObj::new(&late);
-    p.apply(&late, 1_000);
-    let key = keys::presence("f", "a", "s9");
-    l.store.put(&key, &serde_json::to_vec(&p).unwrap()).unwrap();
-    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    let prompt = rec("n2", "s9", "hook_prompt", json!({"prompt": "p"}));
-    own.apply(&l.store, &prompt, "mcp/a.ndjson", 3_000).unwrap();
-    own.flush(&l.store, &l.spool, 3_000).unwrap();
-    let s9 = stored(&l)
-        .sessions
-        .into_iter()
-        .find(|p| p.session == "s9")
-        .unwrap();
-    assert!(s9.leases.is_empty(), "listed once per home: {s9:?}");
+    assert_eq!(s1.last_seen_ms, 1_000, "a skipped replay is not a sighting");
 }
 
 /// An ended session leaves the roster once it has been over for a while.
@@ -157,15 +92,13 @@ fn a_session_new_to_the_roster_takes_over_its_legacy_presence() {
 fn an_ended_session_is_pruned_after_a_while() {
     let l = lake();
     let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
-    own.apply(&l.store, &claim("r1", "s1"), "mcp/a.ndjson", 1_000)
-        .unwrap();
+    own.apply(&claim("r1", "s1"), "mcp/a.ndjson", 1_000);
     let end = rec("r2", "s1", "hook_session_end", json!({}));
-    own.apply(&l.store, &end, "mcp/a.ndjson", 1_000).unwrap();
+    own.apply(&end, "mcp/a.ndjson", 1_000);
     own.flush(&l.store, &l.spool, 1_000).unwrap();
     assert_eq!(stored(&l).sessions.len(), 1, "kept while recently ended");
     let later = 1_000 + PRUNE_ENDED_MS + 1;
-    own.apply(&l.store, &claim("r3", "s2"), "mcp/a.ndjson", later)
-        .unwrap();
+    own.apply(&claim("r3", "s2"), "mcp/a.ndjson", later);
     own.flush(&l.store, &l.spool, later).unwrap();
     let names: Vec<String> = stored(&l).sessions.into_iter().map(|p| p.session).collect();
     assert_eq!(names, ["s2"]);

@@ -4,10 +4,10 @@
 //!
 //! A batch holds the drained spool records themselves, framed and CRC'd line by line
 //! exactly as in the spool (`spool::encode`), and is named by its first record's ULID:
-//! time order, watermark listing and the late-key feed (`lake::watermark`) work on it
-//! as on a single object. Readers accept both this and the older one-object-per-record
-//! `<id>.json`. Every line is untrusted: a line that is torn, of another fleet, of the
-//! wrong kind or with a bad id is skipped and counted, never the whole object.
+//! time order, watermark listing and the late-key feed (`lake::watermark`) work on it.
+//! Every line is untrusted: a line that is torn, of another fleet, of the wrong kind or
+//! with a bad id is skipped and counted, never the whole object. A key in these areas
+//! that is not a batch's (`<first-id>.ndjson`) is no part of the format and is never read.
 
 mod send;
 
@@ -63,8 +63,11 @@ impl Area {
     }
 }
 
+/// Whether `key` names a batch object: `<prefix><record id>.ndjson`, nothing else.
 pub(crate) fn is_batch(key: &str) -> bool {
-    key.ends_with(".ndjson")
+    let name = key.rsplit('/').next().unwrap_or(key);
+    name.strip_suffix(".ndjson")
+        .is_some_and(|id| crate::scope::validate_id("record", id).is_ok())
 }
 
 /// Split `recs` (in order) into batches of at most `MAX_BYTES` encoded bytes each.
@@ -104,15 +107,8 @@ pub(crate) fn decode(bytes: &[u8], fleet: &str, area: Area) -> (Vec<Record>, usi
     (out, bad)
 }
 
-/// The handoff notes in the object `key` of `fleet` (a batch, or a single legacy note),
-/// and how many lines were skipped.
-pub(crate) fn notes(key: &str, bytes: &[u8], fleet: &str) -> (Vec<HandoffNote>, usize) {
-    if !is_batch(key) {
-        return match serde_json::from_slice::<HandoffNote>(bytes) {
-            Ok(n) => (vec![n], 0),
-            Err(_) => (Vec::new(), 1),
-        };
-    }
+/// The handoff notes in a handoff batch of `fleet`, and how many lines were skipped.
+pub(crate) fn notes(bytes: &[u8], fleet: &str) -> (Vec<HandoffNote>, usize) {
     let (recs, mut bad) = decode(bytes, fleet, Area::Handoffs);
     let mut out = Vec::with_capacity(recs.len());
     for rec in recs {
@@ -174,20 +170,28 @@ mod tests {
         hostile.id = "../../etc".into();
         bytes.extend(spool::encode(&hostile));
         bytes.extend(spool::encode(&rec(5, "f", "fleet_handoff")));
-        let (notes, bad) = notes("handoffs/f/x.ndjson", &bytes, "f");
+        let (notes, bad) = notes(&bytes, "f");
         let ids: Vec<String> = notes.into_iter().map(|n| n.id).collect();
         assert_eq!(ids, [rec(1, "f", "").id, rec(5, "f", "").id]);
         assert_eq!(bad, 4);
-        let (events, bad) = crate::memory::event::events("claims/f/events/x.ndjson", &bytes, "f");
+        let (events, bad) = crate::memory::event::events(&bytes, "f");
         assert_eq!((events.len(), bad), (1, 5));
     }
 
+    /// Only `<first-id>.ndjson` names a batch: a single-record `<id>.json` of a format
+    /// that never shipped, or any other name, is not one.
     #[test]
-    fn a_legacy_single_object_still_reads() {
-        let legacy =
-            br#"{"id":"01A","at":"t","agent":"a","session":"s","summary":"x","status":"done"}"#;
-        let (notes, bad) = notes("handoffs/f/01A.json", legacy, "f");
-        assert_eq!((notes.len(), bad), (1, 0));
-        assert_eq!(notes[0].summary, "x");
+    fn only_an_id_ndjson_key_is_a_batch() {
+        let id = rec(1, "f", "").id;
+        assert!(is_batch(&Area::Handoffs.key("f", &id)));
+        assert!(is_batch(&Area::Events.key("f", &id)));
+        for not in [
+            format!("handoffs/f/{id}.json"),
+            "handoffs/f/.ndjson".to_string(),
+            "handoffs/f/-x.ndjson".to_string(),
+            format!("handoffs/f/{id}.ndjson.tmp"),
+        ] {
+            assert!(!is_batch(&not), "{not}");
+        }
     }
 }

@@ -143,9 +143,8 @@ fn settle(
     Ok(again)
 }
 
-/// Learn which of `recs` objects of `area` already hold: every object from the oldest
-/// of them on whose name is one of their ids (a batch, or a legacy single object) is
-/// read. One that landed late is named in the feed again: the run that wrote it may
+/// Learn which of `recs` objects of `area` already hold: every batch from the oldest of
+/// them on whose name is one of their ids is read. One that landed late is named in the feed again: the run that wrote it may
 /// have crashed before it could.
 fn already_there(
     store: &dyn Store,
@@ -166,16 +165,12 @@ fn already_there(
     let named: Vec<_> = store
         .list_after(&prefix, &format!("{prefix}{floor}"))?
         .into_iter()
-        .filter(|o| ids.contains(keys::stem(&o.key)))
+        .filter(|o| is_batch(&o.key) && ids.contains(keys::stem(&o.key)))
         .collect();
     let keys: Vec<String> = named.iter().map(|o| o.key.clone()).collect();
     for (o, got) in named.iter().zip(store.get_many(&keys)?) {
         let Some((bytes, _)) = got else { continue };
-        if is_batch(&o.key) {
-            held.extend(decode(&bytes, fleet, area).0.into_iter().map(|r| r.id));
-        } else {
-            held.insert(keys::stem(&o.key).to_string());
-        }
+        held.extend(decode(&bytes, fleet, area).0.into_iter().map(|r| r.id));
         if crate::lake::watermark::is_late(&o.key, o.mtime_ms) {
             sent.late.push((fleet.to_string(), o.key.clone()));
         }

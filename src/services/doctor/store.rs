@@ -1,7 +1,7 @@
 //! The store group: reachable (a bounded TCP connect first, so a dead endpoint costs 2 s
 //! rather than the client's retry budget), credentials found (the source named, never the
-//! value), the conditional-write probe, clock skew between this host and the lake, and the
-//! p50 latency of five small requests.
+//! value), the conditional-write probe, the lake's format marker, clock skew between this
+//! host and the lake, and the p50 latency of five small requests.
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -76,9 +76,29 @@ pub(crate) fn check(paths: &Paths, config: &Config) -> Vec<Check> {
             return out;
         }
     }
+    out.push(format(store.as_ref()));
     out.push(skew(store.as_ref()));
     out.push(latency(store.as_ref()));
     out
+}
+
+/// The lake's format marker, read (never written: the first `sync` writes it).
+fn format(store: &dyn crate::lake::Store) -> Check {
+    use crate::lake::format::{FORMAT, Found, read};
+    let name = "lake format";
+    match read(store) {
+        Ok(Found::Known) => Check::ok(
+            G,
+            name,
+            format!("format {FORMAT}, the one this build reads"),
+        ),
+        Ok(Found::Absent) => Check::ok(
+            G,
+            name,
+            format!("no format marker yet: the first `ctxlake sync` writes format {FORMAT}"),
+        ),
+        Err(e) => Check::fail(G, name, e.one_line()).fix(e.hint.unwrap_or_default()),
+    }
 }
 
 /// Which link of the AWS chain will answer: named, never read out.

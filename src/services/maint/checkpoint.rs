@@ -6,16 +6,15 @@
 //! hosts racing write two valid checkpoints), so a host with no local copy (a new one, or
 //! one whose copy was lost or belongs to another lake) starts from the newest checkpoint
 //! plus the events after it instead of from every event. Only the newest few are kept; a
-//! checkpoint that cannot be read or parsed falls back to an older one, and without any
-//! to a full listing. Checkpoints of older builds (every event, version 1) still load.
+//! checkpoint that cannot be read or parsed, or of another version, falls back to an
+//! older one, and without any to a full listing.
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::lake::keys;
 use crate::lake::store::Store;
 use crate::lake::watermark::{self, Mark};
-use crate::memory::event::Event;
+use crate::lake::{batch, keys};
 use crate::memory::fold::State;
 use crate::paths::Paths;
 
@@ -48,14 +47,6 @@ pub(crate) struct Checkpoint {
     /// The lake this copy describes (local copies only; a checkpoint's is empty).
     #[serde(default)]
     pub store: String,
-}
-
-/// A version 1 checkpoint: every event folded so far.
-#[derive(Deserialize)]
-struct CheckpointV1 {
-    events_mark: Mark,
-    feed_mark: Mark,
-    events: Vec<Event>,
 }
 
 /// What the fold of a checkpoint's events published, and its report's counts.
@@ -128,29 +119,17 @@ fn latest(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Option<String
     Ok(newer.into_iter().next_back().map(|o| o.key).or(hint))
 }
 
-/// A checkpoint of this build or an older one, as a state of this build.
+/// A checkpoint of this build's version, as a state to start from.
 fn read(store: &dyn Store, key: &str) -> Option<Checkpoint> {
     let (bytes, _) = store.get(key).ok()??;
     #[derive(Deserialize)]
     struct Version {
         version: u32,
     }
-    let mut cp = match serde_json::from_slice::<Version>(&bytes).ok()?.version {
-        VERSION => serde_json::from_slice::<Checkpoint>(&bytes).ok()?,
-        1 => {
-            let old = serde_json::from_slice::<CheckpointV1>(&bytes).ok()?;
-            let mut fold = State::default();
-            fold.apply(old.events);
-            Checkpoint {
-                version: VERSION,
-                events_mark: old.events_mark,
-                feed_mark: old.feed_mark,
-                fold,
-                ..Checkpoint::default()
-            }
-        }
-        _ => return None,
-    };
+    if serde_json::from_slice::<Version>(&bytes).ok()?.version != VERSION {
+        return None;
+    }
+    let mut cp = serde_json::from_slice::<Checkpoint>(&bytes).ok()?;
     // Lake text: a state that is not whole (a claim twice, a detail that does not parse,
     // claims out of order) is not used; an older checkpoint or a full listing is.
     cp.fold.reindex();
@@ -232,18 +211,18 @@ pub(crate) fn load(
     let fed = watermark::feed_keys(store, &feed)?;
     keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
     crate::services::trace::mark("event+feed list");
-    // An object is named by its (first) event's id, and objects are create-only: one
-    // whose name was folded was read whole before.
-    keys.retain(|k| !cp.fold.has(keys::stem(k)));
+    // A batch is named by its first event's id, and batches are create-only: one whose
+    // name was folded was read whole before. Any other key there is not a batch's.
+    keys.retain(|k| batch::is_batch(k) && !cp.fold.has(keys::stem(k)));
     keys.sort();
     keys.dedup();
     let mut bad_lines = 0;
     let mut events = Vec::new();
     let total = keys.len() as u64;
     for (i, chunk) in keys.chunks(256).enumerate() {
-        for (k, found) in chunk.iter().zip(store.get_many(chunk)?) {
+        for found in store.get_many(chunk)? {
             let Some((b, _)) = found else { continue };
-            let (got, bad) = crate::memory::event::events(k, &b, fleet);
+            let (got, bad) = crate::memory::event::events(&b, fleet);
             events.extend(got);
             bad_lines += bad;
         }

@@ -8,6 +8,7 @@ use super::*;
 use crate::lake::logged::Logged;
 use crate::lake::store::LocalStore;
 use crate::lake::watermark::{MARGIN_MS, is_late, publish_feed};
+use crate::memory::event::Event;
 
 fn setup() -> (tempfile::TempDir, Paths, Logged) {
     let d = tempfile::tempdir().unwrap();
@@ -46,10 +47,20 @@ fn event(n: usize, kind: u8, session: u8, subject: u8, text: u8, skew_ms: i64) -
     .unwrap()
 }
 
-/// What `sync`'s drain does with one event: create it, and feed it when it landed late.
+/// What `sync`'s drain does with one event: create it (a batch of one), and feed it when
+/// it landed late.
 fn land(store: &dyn Store, fleet: &str, e: &Event) {
-    let key = keys::claim_event(fleet, &e.id);
-    store.create(&key, &serde_json::to_vec(e).unwrap()).unwrap();
+    let key = keys::claim_event_batch(fleet, &e.id);
+    let rec = crate::spool::Record {
+        id: e.id.clone(),
+        ts: e.at.clone(),
+        fleet: fleet.into(),
+        agent: e.agent.clone(),
+        session: e.session.clone(),
+        kind: e.kind.clone(),
+        payload: e.payload.clone(),
+    };
+    store.create(&key, &crate::spool::encode(&rec)).unwrap();
     if is_late(&key, store.now_ms().unwrap()) {
         publish_feed(store, fleet, vec![key]).unwrap();
     }
@@ -168,9 +179,10 @@ fn an_unreadable_checkpoint_falls_back_to_the_full_fold() {
     assert_eq!(got, (6, folded(&full)));
 }
 
-/// A checkpoint written by the previous build (every event, version 1) still loads.
+/// A checkpoint of another version (an older build's, or a newer one's) is not used:
+/// the host starts from an older checkpoint of its own version instead.
 #[test]
-fn a_version_1_checkpoint_still_loads() {
+fn a_checkpoint_of_another_version_is_not_used() {
     let (_d, paths, store) = setup();
     let events: Vec<Event> = (0..6)
         .map(|n| event(n, n as u8 % 5, n as u8, 0, n as u8, 0))
@@ -178,25 +190,30 @@ fn a_version_1_checkpoint_still_loads() {
     for e in &events {
         land(&store, "f", e);
     }
-    let listed = store.list(&keys::claim_events("f")).unwrap();
-    let mut mark = Mark::default();
-    mark.advance(
-        &keys::claim_events("f"),
-        store.now_ms().unwrap(),
-        listed.iter().map(|o| o.key.as_str()),
-    );
-    let v1 = json!({"version": 1, "events_mark": mark, "feed_mark": Mark::starting_at(store.now_ms().unwrap()), "events": events});
-    let key = keys::checkpoint(
-        "f",
-        &crate::lake::watermark::lake_ulid(store.now_ms().unwrap(), b"v1"),
-    );
-    store.create(&key, v1.to_string().as_bytes()).unwrap();
-    store.take();
-    let l = load(&paths, &store, "f", &mut |_, _| {}).unwrap();
-    assert_eq!(
-        (l.base, l.fresh, store.count("get")),
-        (Base::Checkpoint(key), 0, 1)
-    );
+    checkpointed(&paths, &store, 0);
+    let good = store.list(&keys::checkpoints("f")).unwrap()[0].key.clone();
+    let (bytes, _) = store.get(&good).unwrap().unwrap();
+    let now = store.now_ms().unwrap();
+    // Whole states of this build's shape, but whose folds would mean something else: as
+    // read by this build, they hold no claim.
+    for (i, version) in [1, VERSION + 1].into_iter().enumerate() {
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let other = text.replacen(
+            &format!("\"version\":{VERSION}"),
+            &format!("\"version\":{version}"),
+            1,
+        );
+        let mut v: serde_json::Value = serde_json::from_str(&other).unwrap();
+        v["fold"]["claims"] = json!([]);
+        v["fold"]["seen"] = json!([]);
+        let key = keys::checkpoint(
+            "f",
+            &crate::lake::watermark::lake_ulid(now + 1 + i as i64, &[i as u8]),
+        );
+        store.create(&key, v.to_string().as_bytes()).unwrap();
+    }
+    let l = load(&another_host(&paths), &store, "f", &mut |_, _| {}).unwrap();
+    assert_eq!((l.base, l.fresh), (Base::Checkpoint(good), 0));
     let f = l.checkpoint.fold.folded();
     assert_eq!(
         serde_json::to_string(&(&f.claims, &f.events)).unwrap(),

@@ -43,7 +43,7 @@ pub struct MaintOutput {
 }
 
 /// `maint` for `only` that fleet, else every fleet the lake holds, after probing the
-/// store. A fleet's failure names the fleet and stops the run.
+/// store and checking its format. A fleet's failure names the fleet and stops the run.
 /// `progress(done, total)` is called as each fleet's event objects are read.
 pub fn run_observed(
     ctx: &Ctx,
@@ -53,6 +53,7 @@ pub fn run_observed(
 ) -> Result<MaintOutput> {
     super::trace::configure(ctx.trace);
     super::health::probe(&ctx.paths, store)?;
+    crate::lake::format::ensure(store)?;
     let fleets = match only {
         Some(f) => {
             crate::scope::validate_id("fleet", &f)?;

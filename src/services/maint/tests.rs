@@ -4,18 +4,23 @@ use super::*;
 use crate::config::MemoryMode;
 use crate::lake::keys;
 use crate::lake::store::LocalStore;
-use serde_json::{Value, json};
+use serde_json::json;
+
+/// Create a batch of the one claim event `rec` in fleet `f`.
+fn land(store: &LocalStore, rec: &crate::spool::Record) {
+    let key = keys::claim_event_batch("f", &rec.id);
+    store.create(&key, &crate::spool::encode(rec)).unwrap();
+}
 
 /// A lake holding one claim event, and that event.
-fn one_claim() -> (tempfile::TempDir, Paths, LocalStore, Value) {
+fn one_claim() -> (tempfile::TempDir, Paths, LocalStore, crate::spool::Record) {
     let d = tempfile::tempdir().unwrap();
     let paths = Paths::with_overrides(d.path().join("home"), None, None);
     let store = LocalStore::open(&d.path().join("lake")).unwrap();
-    let ev = json!({"id": "01A", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose", "agent": "a", "session": "s",
-        "payload": {"claim": "CI runs on Debian", "type": "environment", "subject": "ci", "evidence": [{"session_id": "s", "message_id": "m"}]}});
-    store
-        .create(&keys::claim_event("f", "01A"), ev.to_string().as_bytes())
-        .unwrap();
+    let payload = json!({"claim": "CI runs on Debian", "type": "environment", "subject": "ci",
+        "evidence": [{"session_id": "s", "message_id": "m"}]});
+    let ev = crate::lake::batch::test_record(1, "f", "memory_propose", payload);
+    land(&store, &ev);
     (d, paths, store, ev)
 }
 
@@ -32,13 +37,9 @@ fn publish_is_idempotent_and_races_settle() {
     assert_eq!((again.outcome.as_str(), again.seq), ("unchanged", Some(1)));
     // Another host took seq 2 with a different state: we move to 3.
     store.create(&keys::manifest("f", 2), br#"{"seq":2,"snapshot_id":"other","key":"k","sha256":"x","writer":"w9","built_at":"t","mode":"on","claims":0}"#).unwrap();
-    let ev2 = ev
-        .to_string()
-        .replace("01A", "01B")
-        .replace("Debian", "Debian 12");
-    store
-        .create(&keys::claim_event("f", "01B"), ev2.as_bytes())
-        .unwrap();
+    let mut ev2 = crate::lake::batch::test_record(2, "f", "memory_propose", ev.payload.clone());
+    ev2.payload["claim"] = json!("CI runs on Debian 12");
+    land(&store, &ev2);
     let r3 = maint(&paths, &cfg, &store, "f", "w1").unwrap();
     assert_eq!((r3.outcome.as_str(), r3.seq), ("published", Some(3)));
     let off = Config {

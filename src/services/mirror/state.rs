@@ -1,5 +1,5 @@
 //! What the mirror already holds of one fleet (`state/mirror/<fleet>.json`, written
-//! atomically after the cache files): listing watermarks, presences with the size and
+//! atomically after the cache files): listing watermarks, host rosters with the size and
 //! time they were listed at, the newest handoffs, each session's digest, and the
 //! manifest. A pass GETs only what is new or changed, and rebuilds the cache from this.
 //! Each session's records are kept beside it (`state/mirror/<fleet>/<agent>/<session>.ndjson`)
@@ -16,13 +16,6 @@ use crate::fleet::presence::PresenceObj;
 use crate::lake::manifest::Manifest;
 use crate::lake::watermark::Mark;
 use crate::paths::Paths;
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct Listed {
-    pub size: u64,
-    pub mtime_ms: i64,
-    pub obj: PresenceObj,
-}
 
 /// A host's roster as listed: its sessions (already checked, see `roster::read`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -44,10 +37,7 @@ pub(super) struct State {
     pub store: String,
     pub handoffs_mark: Mark,
     pub feed_mark: Mark,
-    /// Legacy per-session presences (older builds), by key.
-    pub presences: BTreeMap<String, Listed>,
     /// Host rosters, by key.
-    #[serde(default)]
     pub rosters: BTreeMap<String, ListedRoster>,
     /// Newest first, at most `KEEP`.
     pub notes: Vec<HandoffNote>,
@@ -58,11 +48,10 @@ pub(super) struct State {
 
 impl State {
     /// Every session held, each once with the lake time it was last seen: a session in
-    /// both a legacy presence and a roster (a host upgraded mid-session), or in two
-    /// rosters, counts as its most recently seen copy.
+    /// two rosters (it moved host, or its host id changed) counts as its most recently
+    /// seen copy.
     pub(super) fn live(&self) -> Vec<(&PresenceObj, i64)> {
         let mut by: BTreeMap<(&str, &str), (&PresenceObj, i64)> = BTreeMap::new();
-        let legacy = self.presences.values().map(|l| (&l.obj, l.mtime_ms));
         let rostered = self.rosters.values().flat_map(|r| {
             r.sessions
                 .iter()
@@ -71,12 +60,9 @@ impl State {
                 // session as the live one forever. S3's Last-Modified is whole seconds,
                 // so the object landed up to a second after it: clamping to it exactly
                 // would make a session seen later in that second lose to an older copy.
-                .map(|p| {
-                    let landed = r.mtime_ms.saturating_add(999);
-                    (p, p.last_seen_ms.map_or(r.mtime_ms, |t| t.min(landed)))
-                })
+                .map(|p| (p, p.last_seen_ms.min(r.mtime_ms.saturating_add(999))))
         });
-        for (p, seen) in legacy.chain(rostered) {
+        for (p, seen) in rostered {
             let k = (p.agent.as_str(), p.session.as_str());
             if by.get(&k).is_none_or(|(_, t)| *t < seen) {
                 by.insert(k, (p, seen));
@@ -146,7 +132,7 @@ pub(super) fn records(paths: &Paths, fleet: &str, session: &str) -> Vec<crate::s
 mod tests {
     use super::*;
 
-    fn p(session: &str, task: &str, seen: Option<i64>) -> PresenceObj {
+    fn p(session: &str, task: &str, seen: i64) -> PresenceObj {
         PresenceObj {
             fleet: "f".into(),
             agent: "a".into(),
@@ -157,25 +143,18 @@ mod tests {
         }
     }
 
-    /// A session held in a legacy presence and in two rosters shows once, as its most
-    /// recently seen copy; a roster entry is seen at its own time, not the roster's mtime.
+    /// A session held in two rosters shows once, as its most recently seen copy; a roster
+    /// entry is seen at its own time, not the roster's mtime.
     #[test]
     fn each_session_shows_once_as_its_newest_copy() {
         let mut st = State::default();
-        let legacy = Listed {
-            size: 1,
-            mtime_ms: 500,
-            obj: p("s1", "legacy", None),
-        };
-        st.presences
-            .insert("live/f/agents/a/s1.json".into(), legacy);
         let roster = |sessions| ListedRoster {
             size: 1,
             mtime_ms: 9_000,
             sessions,
         };
-        let h1 = vec![p("s1", "roster", Some(700)), p("s2", "old", Some(100))];
-        let h2 = vec![p("s2", "moved", Some(2_000))];
+        let h1 = vec![p("s1", "roster", 700), p("s2", "old", 100)];
+        let h2 = vec![p("s2", "moved", 2_000)];
         st.rosters.insert("live/f/hosts/h1.json".into(), roster(h1));
         st.rosters.insert("live/f/hosts/h2.json".into(), roster(h2));
         let got: Vec<(&str, &str, i64)> = st
@@ -187,7 +166,7 @@ mod tests {
 
         // A roster claiming a time later than the store wrote it is held to the store's
         // (plus the second S3's whole-second Last-Modified may have cut off).
-        let h3 = vec![p("s2", "forged", Some(i64::MAX))];
+        let h3 = vec![p("s2", "forged", i64::MAX)];
         st.rosters.insert(
             "live/f/hosts/h3.json".into(),
             ListedRoster {
@@ -209,8 +188,8 @@ mod tests {
         );
 
         // Seen later within the second its roster's Last-Modified was cut to: it wins.
-        let h4 = vec![p("s1", "late in the second", Some(3_400))];
-        let h5 = vec![p("s1", "earlier", Some(3_200))];
+        let h4 = vec![p("s1", "late in the second", 3_400)];
+        let h5 = vec![p("s1", "earlier", 3_200)];
         for (k, mtime_ms, sessions) in [("h4", 3_000, h4), ("h5", 9_000, h5)] {
             let r = ListedRoster {
                 size: 1,

@@ -1,5 +1,5 @@
-//! A pass's mirror: every fleet's roster reaches the cache first, and a fleet the lake
-//! does not have costs no request.
+//! A pass's mirror: every fleet's roster reaches the cache first, a fleet the lake does
+//! not have costs no request, and the rounds of requests a pass sends.
 
 use std::path::Path;
 use std::time::Duration;
@@ -49,9 +49,8 @@ fn every_roster_is_written_before_any_fleet_finishes() {
         claim(&writer, &store, f, n as u64);
     }
     let config = crate::config::Config::default();
-    let listed = prefetch(&reader, &store, &fleets).unwrap();
     let mut seen = Vec::new();
-    mirror_all(&reader, &config, &listed, &fleets, &[], |f| {
+    mirror_all(&reader, &config, &store, &Plan::of(&fleets), |f| {
         seen.push((f.to_string(), agents(&reader, "f"), agents(&reader, "g")));
         Ok(())
     })
@@ -77,11 +76,7 @@ fn a_fleet_missing_from_the_lake_costs_no_request() {
     let pass = |store: &Logged| {
         let plan = Plan::new(&reader, store, &crate::lake::fleets(store).unwrap(), "mine");
         store.take();
-        let listed = prefetch(&reader, store, &plan.to_list()).unwrap();
-        mirror_all(&reader, &config, &listed, &plan.fleets, &plan.empty, |_| {
-            Ok(())
-        })
-        .unwrap();
+        mirror_all(&reader, &config, store, &plan, |_| Ok(())).unwrap();
         (plan.empty, store.take())
     };
     let (empty, sent) = pass(&store);
@@ -115,14 +110,83 @@ fn the_plan_lists_a_missing_own_fleet_only_if_it_was_mirrored_before() {
     assert_eq!((plan.fleets.as_slice(), plan.empty.len()), (&lake[..], 0));
     let plan = Plan::new(&paths, &store, &lake, "mine");
     assert_eq!(plan.fleets, ["f", "mine"]);
-    assert_eq!(
-        (plan.empty.as_slice(), plan.to_list()),
-        (&["mine".to_string()][..], vec!["f".to_string()])
-    );
+    assert_eq!(plan.empty, ["mine"]);
     // Mirrored from this lake before (its marker since gone): listed as usual.
     let config = crate::config::Config::default();
     mirror(&paths, &config, &store, "mine").unwrap();
     let plan = Plan::new(&paths, &store, &lake, "mine");
     assert!(plan.empty.is_empty(), "{plan:?}");
-    assert_eq!(plan.to_list(), ["f", "mine"]);
+    assert_eq!(plan.fleets, ["f", "mine"]);
+}
+
+/// `paths` drains a handoff of `fleet` into `store`.
+fn handoff(paths: &Paths, store: &dyn Store, fleet: &str) {
+    let payload = json!({"summary": "done", "status": "done"});
+    let mut rec = batch::test_record(0, fleet, "fleet_handoff", payload);
+    rec.id = crate::ulid::new();
+    let dir = paths.spool.join("mcp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(format!("{fleet}.ndjson")),
+        crate::spool::encode(&rec),
+    )
+    .unwrap();
+    let wait = Duration::from_millis(50);
+    drain::drain(paths, store, wait, &mut Default::default(), &mut |_, _| {}).unwrap();
+}
+
+/// The verbs of a request log, one per request or round (`round list 8`, `get`, …).
+fn verbs(log: &[String]) -> Vec<String> {
+    log.iter()
+        .map(|l| match l.strip_prefix("round ") {
+            Some(r) => format!("round {r}"),
+            None => l.split(' ').next().unwrap_or_default().to_string(),
+        })
+        .collect()
+}
+
+/// Every request a pass of two fleets sends, in its rounds: listings first, then the
+/// GETs they call for, then what those named. An idle pass lists and reads nothing more;
+/// a pass after one new handoff and one new lease reads exactly those.
+#[test]
+fn a_pass_sends_its_requests_in_planned_rounds() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (home(d.path(), "w"), home(d.path(), "r"));
+    let fleets = ["f".to_string(), "g".to_string()];
+    for (n, f) in fleets.iter().enumerate() {
+        claim(&writer, &store, f, n as u64);
+        handoff(&writer, &store, f);
+    }
+    let config = crate::config::Config::default();
+    let pass = || {
+        store.take();
+        mirror_all(&reader, &config, &store, &Plan::of(&fleets), |_| Ok(())).unwrap();
+        verbs(&store.take())
+    };
+    let first = pass();
+    // Rosters, feed, handoffs, manifests and (a first pass) sessions, for each fleet;
+    // then each fleet's roster and handoff batch. Nothing for round three: no hook record
+    // (no segment), no batch landed late (no feed entry), no manifest.
+    let mut want = vec!["round list 10".to_string()];
+    want.extend(vec!["list".to_string(); 10]);
+    want.push("round get 4".into());
+    want.extend(vec!["get".to_string(); 4]);
+    assert_eq!(first, want, "first pass");
+    let idle = pass();
+    let mut want = vec!["round list 8".to_string()];
+    want.extend(vec!["list".to_string(); 8]);
+    assert_eq!(idle, want, "idle pass");
+    claim(&writer, &store, "f", 7);
+    handoff(&writer, &store, "g");
+    let news = pass();
+    let mut want = vec!["round list 8".to_string()];
+    want.extend(vec!["list".to_string(); 8]);
+    // f's roster, g's new handoff batch.
+    want.push("round get 2".into());
+    want.extend(vec!["get".to_string(); 2]);
+    assert_eq!(news, want, "a pass after news");
+    assert_eq!(agents(&reader, "f"), Some(1));
+    let notes: cache::Read<Handoffs> = cache::read(&reader, "g", cache::HANDOFFS);
+    assert_eq!(notes.data.map(|h| h.handoffs.len()), Some(2));
 }

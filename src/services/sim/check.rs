@@ -79,22 +79,18 @@ fn every_handoff_mirrored(w: &World, f: &str) -> Check {
     Ok(())
 }
 
-/// The record ids the lake holds in `area` of `fleet`, once per copy: inside batch
-/// objects, or one per legacy object.
+/// The record ids the lake holds in `area` of `fleet`, once per copy (inside batch
+/// objects: nothing else is written there).
 fn lake_ids(w: &World, fleet: &str, area: Area) -> Vec<String> {
     let mut ids = Vec::new();
     for k in w.store.peek_keys(&area.prefix(fleet)) {
-        if batch::is_batch(&k) {
-            let bytes = w.store.peek(&k).unwrap_or_default();
-            ids.extend(
-                batch::decode(&bytes, fleet, area)
-                    .0
-                    .into_iter()
-                    .map(|r| r.id),
-            );
-        } else {
-            ids.push(keys::stem(&k).to_string());
-        }
+        let bytes = w.store.peek(&k).unwrap_or_default();
+        ids.extend(
+            batch::decode(&bytes, fleet, area)
+                .0
+                .into_iter()
+                .map(|r| r.id),
+        );
     }
     ids
 }

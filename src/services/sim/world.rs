@@ -315,16 +315,17 @@ fn run(
     carry: &mut crate::services::drain::Carry,
 ) -> Result<()> {
     if maint {
+        lake::format::ensure(store)?;
         for f in lake::fleets(store)? {
             crate::services::maint::maint(paths, config, store, &f, writer)?;
         }
         return Ok(());
     }
     lake::store::probe(store)?;
+    lake::format::ensure(store)?;
     carry.listed(&lake::fleets(store)?);
     crate::services::drain::drain(paths, store, config.lock_wait(), carry, &mut |_, _| {})?;
-    let fleets = carry.fleets();
-    let listed = crate::services::mirror::prefetch(paths, store, &fleets)?;
-    crate::services::mirror::mirror_all(paths, config, &listed, &fleets, &[], |_| Ok(()))?;
+    let plan = crate::services::mirror::Plan::of(&carry.fleets());
+    crate::services::mirror::mirror_all(paths, config, store, &plan, |_| Ok(()))?;
     Ok(())
 }

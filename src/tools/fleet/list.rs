@@ -126,11 +126,13 @@ fn cached_activity(ctx: &Ctx, r: &mut FleetRow) {
     if let Some(roster) = roster.data {
         let lake_now = now + roster.lake_clock_offset_ms;
         for a in &roster.agents {
-            let seen = crate::time::parse_rfc3339(&a.last_seen).unwrap_or(i64::MIN);
-            if lake_now.saturating_sub(seen) <= idle_ms {
+            if lake_now.saturating_sub(a.last_seen_ms) <= idle_ms {
                 r.agents += 1;
             }
-            newer(&mut r.last_activity, &a.last_seen);
+            newer(
+                &mut r.last_activity,
+                &crate::time::format_ms(a.last_seen_ms),
+            );
         }
     }
     let hist: cache::Read<History> = cache::read(&ctx.paths, &r.fleet, cache::HISTORY);

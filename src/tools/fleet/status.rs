@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{self, Roster};
 use crate::error::Result;
 use crate::fleet::leases::{self, LeaseState, State};
+use crate::fleet::{Lease, lease};
 use crate::rules;
 use crate::tools::{Ctx, Tool, invoke, schema_of};
 
@@ -60,6 +61,9 @@ pub struct AgentRow {
     pub runtime: Option<String>,
     pub task: Option<String>,
     pub last_seen: String,
+    /// `last_seen` in lake-time ms, for renderers (not part of the output).
+    #[serde(skip)]
+    pub last_seen_ms: i64,
     /// True for the caller's own (agent, session).
     pub you: bool,
     pub leases: Vec<LeaseRow>,
@@ -72,6 +76,11 @@ pub struct LeaseRow {
     pub reason: String,
     pub granted_at: String,
     pub expires_at: String,
+    /// `granted_at` and `expires_at` in lake-time ms, for renderers (not output).
+    #[serde(skip)]
+    pub granted_at_ms: i64,
+    #[serde(skip)]
+    pub expires_at_ms: i64,
     pub state: LeaseState,
     /// Who holds it when contended.
     pub holder: Option<String>,
@@ -104,39 +113,30 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
     out.generated_at = Some(roster.generated_at.clone());
     let lake_now = now + roster.lake_clock_offset_ms;
     let idle_ms = ctx.config.idle_secs as i64 * 1000;
-    let standing = leases::resolve(&roster.agents, lake_now);
+    let (all, owner) = lease::of_presences(&roster.agents);
     // Each agent's standings, in resolution order: one pass, not one scan per agent.
-    let mut by_agent: Vec<Vec<&leases::Standing>> = vec![Vec::new(); roster.agents.len()];
-    for s in &standing {
-        by_agent[s.agent].push(s);
+    let mut by_agent: Vec<Vec<leases::Standing>> = vec![Vec::new(); roster.agents.len()];
+    for s in leases::resolve(&all, lake_now) {
+        by_agent[owner[s.lease]].push(s);
     }
     let mut rows = Vec::new();
     for (ai, p) in roster.agents.iter().enumerate() {
-        let seen = crate::time::parse_rfc3339(&p.last_seen).unwrap_or(i64::MIN);
-        if lake_now.saturating_sub(seen) > idle_ms {
+        if lake_now.saturating_sub(p.last_seen_ms) > idle_ms {
             continue;
         }
         let you = p.agent == ctx.scope.agent && p.session == ctx.scope.session;
         let leases = by_agent[ai]
             .iter()
             .map(|s| {
-                let l = &p.leases[s.lease];
+                let l = &all[s.lease];
                 let holder = match &s.state {
                     State::Held => None,
-                    State::Contended(a, _) => Some(a.clone()),
+                    State::Contended(h) => Some(h.agent.clone()),
                 };
                 if you && holder.is_some() {
                     out.contended += 1;
                 }
-                LeaseRow {
-                    repo: l.repo.clone(),
-                    path: l.path.clone(),
-                    reason: l.reason.clone(),
-                    granted_at: l.granted_at.clone(),
-                    expires_at: l.expires_at.clone(),
-                    state: s.state.reported(),
-                    holder,
-                }
+                row(l, s, holder)
             })
             .collect();
         rows.push(AgentRow {
@@ -144,12 +144,28 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
             session: p.session.clone(),
             runtime: p.runtime.clone(),
             task: p.task.clone(),
-            last_seen: p.last_seen.clone(),
+            last_seen: crate::time::format_ms(p.last_seen_ms),
+            last_seen_ms: p.last_seen_ms,
             you,
             leases,
         });
     }
-    rows.sort_by(|a, b| b.last_seen.cmp(&a.last_seen));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.last_seen_ms));
     (out.agents, out.truncated) = rules::cap(rows, rules::MAX_ROWS as usize);
     Ok(out)
+}
+
+/// A lease as the tool reports it: its times in RFC 3339.
+fn row(l: &Lease, s: &leases::Standing, holder: Option<String>) -> LeaseRow {
+    LeaseRow {
+        repo: l.repo.clone(),
+        path: l.path.clone(),
+        reason: l.reason.clone(),
+        granted_at: crate::time::format_ms(l.granted_at_ms),
+        expires_at: crate::time::format_ms(l.expires_at_ms),
+        granted_at_ms: l.granted_at_ms,
+        expires_at_ms: l.expires_at_ms,
+        state: s.state.reported(),
+        holder,
+    }
 }

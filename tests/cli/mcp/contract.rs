@@ -25,12 +25,13 @@ fn strip(v: &mut Value) -> Vec<&'static str> {
 }
 
 fn populate(env: &Env) {
-    let live = "2999-01-01T00:00:00.000Z";
+    let live = ctxlake::time::parse_rfc3339("2999-01-01T00:00:00Z").unwrap();
+    let granted = ctxlake::time::parse_rfc3339("2026-01-01T00:00:00Z").unwrap();
     env.write(
         "cache/default/roster.json",
         &json!({"generated_at": "2026-01-01T00:00:00.000Z", "lake_clock_offset_ms": 0, "agents": [
-            {"agent": "agent-b", "session": "sess-b", "runtime": "codex", "task": "auth", "last_seen": live,
-             "leases": [{"repo": "r", "path": "src/auth", "reason": "refactor", "granted_at": "2026-01-01T00:00:00.000Z", "expires_at": live}]}
+            {"agent": "agent-b", "session": "sess-b", "runtime": "codex", "task": "auth", "last_seen_ms": live,
+             "leases": [{"repo": "r", "path": "src/auth", "reason": "refactor", "granted_at_ms": granted, "expires_at_ms": live}]}
         ]})
         .to_string(),
     );

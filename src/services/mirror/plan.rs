@@ -1,0 +1,187 @@
+//! A pass's requests, planned for every fleet at once. Round one: every listing every
+//! fleet's mirror makes, from its watermarks (host rosters, the feed, handoffs, manifests,
+//! and on a fleet's first pass its whole session history). Round two: every GET those
+//! listings call for (rosters whose listed size or time changed, new feed entries, new
+//! handoff batches, the newest manifest). Round three: what round two named (segments and
+//! handoffs the feed names, the snapshot a new manifest names, a first pass's segments),
+//! 256 objects at a time. On a remote store each round is one batch of requests in
+//! flight; a fleet with nothing new costs its listings and nothing more.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::state::State;
+use crate::error::Result;
+use crate::lake::keys;
+use crate::lake::manifest::Manifest;
+use crate::lake::store::{Got, Object, Store};
+use crate::lake::watermark::Mark;
+
+/// Objects a round-three request reads at most at a time: a first pass may read a whole
+/// history, and memory stays bounded.
+pub(super) const WAVE: usize = 256;
+
+/// One listing: a prefix, and the key it starts after.
+type Listing = (String, Option<String>);
+
+/// One fleet's answers to round one, each already past its watermark's `seen` keys.
+#[derive(Debug, Default)]
+pub(super) struct Listed {
+    pub rosters: Vec<Object>,
+    pub feed: Vec<Object>,
+    pub handoffs: Vec<Object>,
+    pub manifests: Vec<Object>,
+    /// The whole history, on a first pass only.
+    pub sessions: Option<Vec<Object>>,
+}
+
+/// What a round's GETs answered, by key; each answer is taken once.
+#[derive(Default)]
+pub(super) struct Fetched(HashMap<String, Option<Got>>);
+
+impl Fetched {
+    pub(super) fn take(&mut self, key: &str) -> Option<Got> {
+        self.0.remove(key).flatten()
+    }
+}
+
+/// Round one's listings for a fleet whose mirror state is `st`, in [`Listed`]'s order.
+fn listings(fleet: &str, st: &State) -> Vec<Listing> {
+    let from = |m: &Mark, prefix: String| {
+        let after = m.start_after(&prefix);
+        (prefix, after)
+    };
+    let mut out = vec![
+        (keys::rosters(fleet), None),
+        from(&st.feed_mark, keys::feed(fleet)),
+        from(&st.handoffs_mark, keys::handoffs(fleet)),
+        match &st.manifest {
+            Some(m) => (keys::manifests(fleet), Some(keys::manifest(fleet, m.seq))),
+            None => (keys::manifests(fleet), None),
+        },
+    ];
+    if first_pass(st) {
+        out.push((keys::sessions(fleet), None));
+    }
+    out
+}
+
+/// A fleet never mirrored from this lake (its handoff watermark has not moved) reads
+/// its whole session history once; later passes follow the feed.
+fn first_pass(st: &State) -> bool {
+    st.handoffs_mark.at_ms.is_none()
+}
+
+/// Round one: every listing of every `(fleet, state)`, at once.
+pub(super) fn list(store: &dyn Store, fleets: &[(&str, &State)]) -> Result<Vec<Listed>> {
+    let asks: Vec<Vec<Listing>> = fleets.iter().map(|(f, st)| listings(f, st)).collect();
+    let flat: Vec<Listing> = asks.iter().flatten().cloned().collect();
+    let mut answers = store.list_many(&flat)?.into_iter();
+    let mut out = Vec::new();
+    for ((_, st), asked) in fleets.iter().zip(&asks) {
+        let mut next = || answers.next().unwrap_or_default();
+        let unseen = |objs: Vec<Object>, m: &Mark| -> Vec<Object> {
+            objs.into_iter()
+                .filter(|o| !m.seen.contains(&o.key))
+                .collect()
+        };
+        let rosters = next();
+        let feed = unseen(next(), &st.feed_mark);
+        let handoffs = unseen(next(), &st.handoffs_mark);
+        let manifests = next();
+        let sessions = (asked.len() > 4).then(&mut next);
+        out.push(Listed {
+            rosters,
+            feed,
+            handoffs,
+            manifests,
+            sessions,
+        });
+    }
+    Ok(out)
+}
+
+/// The listed rosters `st` does not hold as listed (by size and store time).
+pub(super) fn changed_rosters<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
+    listed
+        .iter()
+        .filter(|o| {
+            let held = st.rosters.get(&o.key).map(|r| (r.size, r.mtime_ms));
+            held != Some((o.size, o.mtime_ms))
+        })
+        .collect()
+}
+
+/// The listed handoff batches whose notes `st` does not hold yet.
+pub(super) fn new_handoffs(st: &State, listed: &[Object]) -> Vec<String> {
+    let held: BTreeSet<&str> = st.notes.iter().map(|n| n.id.as_str()).collect();
+    listed
+        .iter()
+        .map(|o| o.key.clone())
+        .filter(|k| crate::lake::batch::is_batch(k) && !held.contains(keys::stem(k)))
+        .collect()
+}
+
+/// The newest listed manifest's key, if the listing holds one.
+pub(super) fn newest_manifest(listed: &[Object]) -> Option<&str> {
+    listed
+        .iter()
+        .rfind(|o| keys::manifest_seq(&o.key).is_some())
+        .map(|o| o.key.as_str())
+}
+
+/// Round two's keys for one fleet.
+pub(super) fn firsts(st: &State, listed: &Listed) -> Vec<String> {
+    let mut out: Vec<String> = changed_rosters(st, &listed.rosters)
+        .into_iter()
+        .map(|o| o.key.clone())
+        .collect();
+    out.extend(listed.feed.iter().map(|o| o.key.clone()));
+    out.extend(new_handoffs(st, &listed.handoffs));
+    out.extend(newest_manifest(&listed.manifests).map(str::to_string));
+    out
+}
+
+/// One GET round over every fleet's `keys`.
+pub(super) fn get(store: &dyn Store, keys: Vec<String>) -> Result<Fetched> {
+    let got = store.get_many(&keys)?;
+    Ok(Fetched(keys.into_iter().zip(got).collect()))
+}
+
+/// A round-three read, and whose it is.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Later {
+    /// A session segment of fleet `.0`.
+    Segment(usize, String),
+    /// A handoff batch of fleet `.0` the feed named.
+    Handoff(usize, String),
+    /// The snapshot of fleet `.0`'s newest manifest.
+    Snapshot(usize, Manifest),
+}
+
+impl Later {
+    pub(super) fn key(&self) -> &str {
+        match self {
+            Later::Segment(_, k) | Later::Handoff(_, k) => k,
+            Later::Snapshot(_, m) => &m.key,
+        }
+    }
+}
+
+/// Round three, `WAVE` objects at a time: the small reads (handoffs, snapshots) first,
+/// then segments. `apply` gets each read with what it answered.
+pub(super) fn later(
+    store: &dyn Store,
+    mut reads: Vec<Later>,
+    apply: &mut dyn FnMut(Later, Option<Got>) -> Result<()>,
+) -> Result<()> {
+    reads.sort_by_key(|r| matches!(r, Later::Segment(..)));
+    while !reads.is_empty() {
+        let rest = reads.split_off(reads.len().min(WAVE));
+        let keys: Vec<String> = reads.iter().map(|r| r.key().to_string()).collect();
+        for (r, got) in reads.into_iter().zip(store.get_many(&keys)?) {
+            apply(r, got)?;
+        }
+        reads = rest;
+    }
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! What a sync pass costs in store requests, counted with `lake::logged::Logged`: a
+//! first pass of a host new to the lake, and an idle pass after it.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::*;
+use crate::lake::batch::test_record;
+use crate::lake::logged::Logged;
+
+struct Quiet;
+impl Observer for Quiet {}
+
+fn ctx(dir: &Path, agent: &str) -> Ctx {
+    let mut c = Ctx::fallback(Paths::with_overrides(dir.to_path_buf(), None, None));
+    c.scope.fleet = "f".into();
+    c.scope.agent = agent.into();
+    c
+}
+
+fn pass(ctx: &Ctx, store: &Logged) -> Vec<String> {
+    store.take();
+    once(ctx, store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    store.take()
+}
+
+/// Queue `recs` (kind, payload) of fleet `fleet` in the MCP spool (or the hook spool).
+fn queue_in(ctx: &Ctx, fleet: &str, hook: bool, recs: &[(&str, serde_json::Value)]) {
+    let mut body = Vec::new();
+    for (i, (kind, payload)) in recs.iter().enumerate() {
+        let mut rec = test_record(i as u64, fleet, kind, payload.clone());
+        rec.id = crate::ulid::new();
+        rec.session = "s1".into();
+        body.extend(crate::spool::encode(&rec));
+    }
+    let (dir, name) = match hook {
+        true => (
+            ctx.paths.spool.join("hooks/claude-code"),
+            "s1.ndjson".to_string(),
+        ),
+        false => (ctx.paths.spool.join("mcp"), format!("{fleet}.ndjson")),
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), body).unwrap();
+}
+
+fn writes(ctx: &Ctx, store: &Logged, round: u64) {
+    let claim =
+        json!({"repo": "r", "paths": [format!("src/{round}")], "reason": "x", "ttl_secs": 600});
+    let note = json!({"summary": format!("done {round}"), "status": "done"});
+    let ev = json!([{"session_id": "s1", "message_id": "m1"}]);
+    let propose = json!({"claim": format!("CI runs on Debian {round}"), "type": "environment",
+        "subject": "ci", "scope": "agent", "evidence": ev});
+    let prompt = json!({"runtime": "claude-code", "prompt": format!("step {round}")});
+    queue_in(
+        ctx,
+        "f",
+        false,
+        &[
+            ("fleet_claim", claim.clone()),
+            ("fleet_handoff", note.clone()),
+            ("memory_propose", propose),
+        ],
+    );
+    queue_in(ctx, "f", true, &[("hook_prompt", prompt)]);
+    pass(ctx, store);
+    queue_in(
+        ctx,
+        "g",
+        false,
+        &[("fleet_claim", claim), ("fleet_handoff", note)],
+    );
+    pass(ctx, store);
+    crate::services::maint::run_observed(ctx, store, None, &mut |_, _| {}).unwrap();
+}
+
+/// (requests, rounds): a round is a batch, or a request sent on its own.
+fn cost(log: &[String]) -> (usize, usize) {
+    let mut requests = 0;
+    let mut rounds = 0;
+    let mut in_round = 0usize;
+    for l in log {
+        if let Some(n) = l.strip_prefix("round ").and_then(|r| r.split(' ').nth(1)) {
+            rounds += 1;
+            in_round = n.parse().unwrap();
+            continue;
+        }
+        requests += 1;
+        if in_round > 0 {
+            in_round -= 1;
+        } else {
+            rounds += 1;
+        }
+    }
+    (requests, rounds)
+}
+
+/// The requests of a one-shot sync that found nothing new: the probe, the format
+/// marker, the fleets, one round of listings.
+fn idle_requests(fleets: &[&str]) -> Vec<String> {
+    let mut want = vec![
+        "create probe/",
+        "create probe/",
+        "delete probe/",
+        "get lake.json",
+        "list fleets/",
+    ];
+    want.push("round list");
+    for _ in fleets {
+        want.extend([
+            "list live/",
+            "list feed/",
+            "list handoffs/",
+            "list snapshot/",
+        ]);
+    }
+    want.into_iter().map(String::from).collect()
+}
+
+/// A request log with ids and counts cut, to compare with `idle_requests`.
+fn shapes(log: &[String]) -> Vec<String> {
+    log.iter()
+        .map(|l| {
+            let mut words = l.split(' ');
+            let verb = words.next().unwrap_or_default();
+            let mut key = words.next().unwrap_or_default().to_string();
+            if verb == "round" {
+                return format!("round {key}");
+            }
+            if let Some(i) = key.find('/') {
+                key.truncate(i + 1);
+            }
+            format!("{verb} {key}")
+        })
+        .collect()
+}
+
+/// Two fleets with rosters, handoffs, a session segment and a snapshot: a reader's first
+/// pass, an idle pass, a pass after news in both fleets, and a daemon's later idle pass
+/// (its store open: no probe, no marker), in requests and rounds. Before the format
+/// marker and the explicit plan (a store decorator prefetching two rounds), the same
+/// passes cost (24, 9), (12, 5) and (20, 8).
+#[test]
+fn a_pass_costs_a_handful_of_requests_in_few_rounds() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (ctx(&d.path().join("w"), "a"), ctx(&d.path().join("r"), "b"));
+    writes(&writer, &store, 1);
+    let first = pass(&reader, &store);
+    let idle = pass(&reader, &store);
+    writes(&writer, &store, 2);
+    let news = pass(&reader, &store);
+    assert_eq!(cost(&first), (25, 8), "first pass: {first:#?}");
+    assert_eq!(cost(&idle), (13, 6), "idle pass: {idle:#?}");
+    assert_eq!(shapes(&idle), idle_requests(&["f", "g"]));
+    assert_eq!(cost(&news), (21, 8), "after news: {news:#?}");
+    let mut daemon = Carry::default();
+    once(&reader, &store, true, &mut daemon, &mut Quiet).unwrap();
+    store.take();
+    once(&reader, &store, false, &mut daemon, &mut Quiet).unwrap();
+    let later = store.take();
+    assert_eq!(
+        shapes(&later),
+        idle_requests(&["f", "g"])[4..],
+        "{later:#?}"
+    );
+}
+
+/// The first sync of a lake writes its format marker; a lake of another format is
+/// refused before anything else is sent, and nothing is written.
+#[test]
+fn a_sync_writes_the_format_marker_and_refuses_another() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let writer = ctx(&d.path().join("w"), "a");
+    let marker = crate::lake::keys::FORMAT_MARKER;
+    pass(&writer, &store);
+    assert_eq!(store.get(marker).unwrap().unwrap().0, br#"{"format":1}"#);
+    store.put(marker, br#"{"format":2}"#).unwrap();
+    writes_one(&writer);
+    store.take();
+    let e = once(&writer, &store, true, &mut Carry::default(), &mut Quiet).unwrap_err();
+    assert_eq!(e.code, "lake_format_unknown");
+    let sent = shapes(&store.take());
+    assert_eq!(
+        sent,
+        [
+            "create probe/",
+            "create probe/",
+            "delete probe/",
+            "get lake.json"
+        ]
+    );
+    let queued = crate::spool::list_files(&writer.paths.spool);
+    assert_eq!(queued.len(), 1, "the spool is kept");
+}
+
+/// A claim queued in `ctx`'s MCP spool.
+fn writes_one(ctx: &Ctx) {
+    let claim = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
+    queue_in(ctx, "f", false, &[("fleet_claim", claim)]);
+}
