@@ -93,8 +93,6 @@ fn warning(w: &Warning) -> String {
     }
 }
 
-/// What a pass shows while it works: a wait for another sync, and the drain's progress
-/// on a terminal (at most twice a second).
 /// What a sync shows while it runs: a note when it waits for another sync, and a
 /// progress bar while a large spool drains (a first sync of a long backlog, an import).
 struct Shown<'a> {
