@@ -125,6 +125,33 @@ fn a_session_the_hook_captured_is_not_imported() {
     assert_eq!(spooled(&h).len(), 0);
 }
 
+/// Once `sync` drained the hook's spool file, the live session is known by the records
+/// the mirror holds of it: still not imported. What an import spooled (marked imported)
+/// is no live capture.
+#[test]
+fn a_session_the_hook_captured_and_sync_drained_is_not_imported() {
+    for (imported, want) in [(false, (0, 1)), (true, (1, 0))] {
+        let h = home(Config::default());
+        let mut rec = crate::lake::batch::test_record(
+            1,
+            "default",
+            "hook_session_start",
+            serde_json::json!({"runtime": "claude-code", "imported": imported}),
+        );
+        rec.session = SESSION.into();
+        let mirrored = h
+            .ctx
+            .paths
+            .state()
+            .join("mirror/default/someone@host")
+            .join(format!("{SESSION}.ndjson"));
+        std::fs::create_dir_all(mirrored.parent().unwrap()).unwrap();
+        std::fs::write(&mirrored, crate::spool::encode(&rec)).unwrap();
+        let r = import(&h);
+        assert_eq!((r.sessions, r.captured_live), want, "{r:#?}");
+    }
+}
+
 #[test]
 fn prompt_text_is_kept_only_when_asked_and_scrubbed_even_then() {
     let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
