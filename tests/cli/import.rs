@@ -174,6 +174,14 @@ fn kept_prompts_are_still_scrubbed() {
     claude_transcript(&env);
     env.write("config.toml", "[import]\nprompts = true\n");
     env.json(&["import"]);
+    // The spool already holds it scrubbed: the import passed the hook's boundary, not
+    // only the drain's.
+    let spooled = tree(&env.ctxlake_home());
+    assert!(
+        contains(&spooled, SECRET).is_empty(),
+        "{:?}",
+        contains(&spooled, SECRET)
+    );
     env.json(&["sync"]);
     let all = tree(&env.ctxlake_home());
     assert!(
