@@ -174,24 +174,25 @@ pub fn run(args: InitArgs, g: &GlobalArgs) -> Result<()> {
         return super::printed(g.output().emit(&out, steps::render));
     }
     let mut failed = Vec::new();
-    for step in [
-        ctx.runtimes(&picked.runtimes, &status),
-        ctx.model(picked.model, &status),
-        ctx.service(picked.service),
-        ctx.import(picked.import, &status),
+    // A step that fails is shown in its place, by its name; the others still run.
+    for (name, step) in [
+        ("runtimes", ctx.runtimes(&picked.runtimes, &status)),
+        ("model", ctx.model(picked.model, &status)),
+        ("service", ctx.service(picked.service)),
+        ("import", ctx.import(picked.import, &status)),
     ] {
         match step {
             Ok(s) => out.steps.push(s),
-            Err(e) => failed.push(e),
+            Err(e) => {
+                out.steps.push(Step {
+                    step: name,
+                    result: "failed",
+                    detail: e.one_line(),
+                    diff: String::new(),
+                });
+                failed.push(e);
+            }
         }
-    }
-    for e in &failed {
-        out.steps.push(Step {
-            step: "error",
-            result: "failed",
-            detail: e.one_line(),
-            diff: String::new(),
-        });
     }
     if !args.dry_run {
         out.steps.push(ctx.sync());

@@ -69,6 +69,46 @@ fn init_without_a_terminal_takes_the_defaults() {
     assert_eq!(v["doctor"]["failed"], 0, "{v}");
 }
 
+/// Offline (the model's server unreachable), `init --yes` still does every other step,
+/// names the model step as failed in its place, and exits non-zero; the machine works
+/// on the local lake and the lexical embedder.
+#[test]
+fn init_offline_fails_only_the_model_step() {
+    let env = Env::new();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let out = env
+        .cmd()
+        .env("CTXLAKE_MODEL_URL", &url)
+        .args(["init", "--yes", "--no-service", "--json"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps: Vec<(&str, &str)> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["step"].as_str().unwrap(), s["result"].as_str().unwrap()))
+        .collect();
+    assert_eq!(steps[0], ("config", "done"), "{v}");
+    assert!(steps.contains(&("model", "failed")), "{v}");
+    assert!(steps.contains(&("sync", "done")), "{v}");
+    assert_eq!(v["doctor"]["failed"], 0, "{v}");
+    env.cmd()
+        .args(["fleet", "claim", "src", "--reason", "offline"])
+        .assert()
+        .success();
+    env.cmd().arg("sync").assert().success();
+    let status = env.json(&["fleet", "status"]);
+    assert!(status.to_string().contains("offline"), "{status}");
+    let model = env
+        .ctxlake_home()
+        .join("models/all-MiniLM-L6-v2/model.safetensors");
+    assert!(!model.exists(), "nothing half-downloaded is installed");
+}
+
 /// A HOME where Claude Code is installed (its config) and has left a transcript.
 fn with_claude(env: &Env) {
     std::fs::create_dir_all(env.home().join(".claude")).unwrap();
