@@ -74,8 +74,10 @@ pub struct SessionDigest {
     pub started_at: String,
     #[serde(default)]
     pub ended_at: Option<String>,
-    /// The git branch the session started on, when the runtime said.
+    /// The git branch the session started on, when the runtime said. Absent, never null:
+    /// its schema says a string (the tool list's token budget).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub branch: Option<String>,
     /// `clean`, `error`, `abandoned`, or `running`.
     pub outcome: String,

@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_status",
     title: "Fleet status",
-    description: "Who else in this coding-agent fleet is active right now, what task each is on, and which repository paths each holds or contends for with advisory leases (as of the last `ctxlake sync`). Call before editing shared code to avoid colliding with another agent. Called without `fleet` on a server that is not pinned to one fleet, it also lists every fleet this host knows (`fleets`: configured, mirrored or served, with agent counts and last activity), so you can discover fleets and pass one as `fleet`. Not a web or code search.",
+    description: "Who in the fleet is active, on what task, and which repo paths each holds or contends for (advisory leases, as of the last sync). Call before editing shared code. Unpinned, no `fleet`: also lists fleets.",
     read_only: true,
     input_schema: schema_of::<StatusInput>,
     output_schema: schema_of::<StatusOutput>,
@@ -24,7 +24,6 @@ pub const TOOL: Tool = Tool {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusInput {
-    /// Fleet to look at (default: this agent's fleet).
     #[serde(default)]
     pub fleet: Option<String>,
 }
@@ -46,8 +45,11 @@ pub struct StatusOutput {
     pub advisory: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows. Absent,
+    /// never null; its rows (`fleet list`'s) are not spelled out in the output schema: the
+    /// tool list's token budget (`tests/cli/mcp/tokens.rs`) has no room for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<serde_json::Value>")]
     pub fleets: Option<Vec<super::list::FleetRow>>,
     /// Why the roster gave no data, for the human header (the note says it to JSON readers).
     #[serde(skip)]
