@@ -31,6 +31,8 @@ pub const KEYS: &[&str] = &[
     "memory.embedder",
     "memory.model_dir",
     "memory.stale_after_days",
+    "memory.model_url",
+    "import.prompts",
     "limits.spool_max_bytes",
     "limits.spool_rotate_bytes",
     "limits.idle_secs",
@@ -84,8 +86,11 @@ impl MemoryMode {
 /// `[memory] embedder`: what makes the snapshot's claim vectors and the query's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EmbedderKind {
-    /// The built-in word + trigram hash (default: needs no model).
+    /// all-MiniLM-L6-v2 when its model is installed, else the hash (default: a fresh
+    /// machine works offline, and installing the model is all it takes to go semantic).
     #[default]
+    Auto,
+    /// The built-in word + trigram hash: needs no model.
     Hash,
     /// all-MiniLM-L6-v2 from `[memory] model_dir`.
     MiniLm,
@@ -94,6 +99,7 @@ pub enum EmbedderKind {
 impl EmbedderKind {
     pub fn parse(s: &str) -> Option<Self> {
         match s {
+            "auto" => Some(Self::Auto),
             "hash" => Some(Self::Hash),
             "minilm" => Some(Self::MiniLm),
             _ => None,
@@ -101,6 +107,7 @@ impl EmbedderKind {
     }
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Auto => "auto",
             Self::Hash => "hash",
             Self::MiniLm => "minilm",
         }
@@ -201,6 +208,12 @@ pub struct Config {
     pub model_dir: Option<std::path::PathBuf>,
     /// `[memory] stale_after_days`.
     pub stale_after: StaleAfter,
+    /// `[memory] model_url` (env `CTXLAKE_MODEL_URL` overrides): a mirror holding the
+    /// model's three files; `None`: the pinned revision on huggingface.co.
+    pub model_url: Option<String>,
+    /// `[import] prompts`: keep prompt text when importing transcripts (default: only
+    /// metadata, paths, commands and outcomes).
+    pub import_prompts: bool,
 }
 
 impl Default for Config {
@@ -219,9 +232,11 @@ impl Default for Config {
             mcp_log_days: DEFAULT_MCP_LOG_DAYS,
             mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
-            embedder: EmbedderKind::Hash,
+            embedder: EmbedderKind::Auto,
             model_dir: None,
             stale_after: StaleAfter::default(),
+            model_url: None,
+            import_prompts: false,
         }
     }
 }
@@ -242,12 +257,17 @@ impl Config {
             c.embedder = EmbedderKind::parse(&v).ok_or_else(|| {
                 Error::usage(
                     "invalid_config",
-                    format!("`CTXLAKE_EMBEDDER` must be \"hash\" or \"minilm\", not `{v}`"),
+                    format!(
+                        "`CTXLAKE_EMBEDDER` must be \"auto\", \"hash\" or \"minilm\", not `{v}`"
+                    ),
                 )
             })?;
         }
         if let Some(v) = crate::paths::var(crate::paths::env::MODEL_DIR) {
             c.model_dir = Some(v.into());
+        }
+        if let Some(v) = crate::paths::var(crate::paths::env::MODEL_URL) {
+            c.model_url = Some(v);
         }
         Ok(c)
     }
@@ -305,6 +325,7 @@ impl Config {
         let sync = root.get("sync").and_then(Item::as_table);
         let s3 = root.get("s3").and_then(Item::as_table);
         let mcp = root.get("mcp").and_then(Item::as_table);
+        let import = root.get("import").and_then(Item::as_table);
         let memory_mode = match memory.and_then(|m| m.get("mode")) {
             None => MemoryMode::On,
             Some(i) => i
@@ -313,11 +334,17 @@ impl Config {
                 .ok_or_else(|| bad("memory.mode", "one of \"on\", \"shadow\", \"off\""))?,
         };
         let embedder = match memory.and_then(|m| m.get("embedder")) {
-            None => EmbedderKind::Hash,
+            None => EmbedderKind::Auto,
             Some(i) => i
                 .as_str()
                 .and_then(EmbedderKind::parse)
-                .ok_or_else(|| bad("memory.embedder", "one of \"hash\", \"minilm\""))?,
+                .ok_or_else(|| bad("memory.embedder", "one of \"auto\", \"hash\", \"minilm\""))?,
+        };
+        let import_prompts = match import.and_then(|t| t.get("prompts")) {
+            None => false,
+            Some(i) => i
+                .as_bool()
+                .ok_or_else(|| bad("import.prompts", "true or false"))?,
         };
         let stale_after = StaleAfter::parse(memory.and_then(|m| m.get("stale_after_days")))
             .map_err(|want| bad("memory.stale_after_days", &want))?;
@@ -378,6 +405,11 @@ impl Config {
                 Some(t) => string(t, "model_dir", "memory.model_dir")?.map(Into::into),
             },
             stale_after,
+            model_url: match memory {
+                None => None,
+                Some(t) => string(t, "model_url", "memory.model_url")?,
+            },
+            import_prompts,
         })
     }
 }
@@ -533,6 +565,9 @@ mod tests {
             (c.embedder, c.model_dir),
             (EmbedderKind::MiniLm, Some("/m".into()))
         );
+        assert_eq!(Config::default().embedder, EmbedderKind::Auto);
+        let c = Config::parse("[import]\nprompts = true\n", Path::new("c.toml")).unwrap();
+        assert!(c.import_prompts && c.embedder == EmbedderKind::Auto);
         let e = Config::parse("[memory]\nembedder = \"bert\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.embedder"), "{}", e.message);
         let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();

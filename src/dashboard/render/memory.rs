@@ -105,7 +105,7 @@ pub(super) fn sessions(m: &mut String, v: &FleetView) {
                 Esc(&d.session),
                 Esc(d.runtime.as_deref().unwrap_or("—")),
                 Esc(d.repo.as_deref().unwrap_or("—")),
-                Esc(&d.outcome)
+                Esc(&outcome(d))
             );
         }
         m.push_str("</tbody></table>");
@@ -207,5 +207,13 @@ fn chains(m: &mut String, rows: &[ClaimRow]) {
         m.push_str(
             "<p class=\"more\">… more in <code>ctxlake memory list --status superseded</code></p>",
         );
+    }
+}
+
+/// A session's outcome, marked when it was replayed from a transcript (`ctxlake import`).
+fn outcome(d: &crate::cache::SessionDigest) -> String {
+    match d.imported {
+        true => format!("{} (imported)", d.outcome),
+        false => d.outcome.clone(),
     }
 }
