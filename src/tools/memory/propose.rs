@@ -15,7 +15,7 @@ pub use crate::vocab::ClaimType;
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
     title: "Propose a memory claim",
-    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it. To replace a fact you saw, pass its id (c-…) in supersedes; give single-valued facts a key.",
+    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it. Replacing a fact you saw: put its id (c-…) in supersedes; key single-valued facts.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -54,11 +54,10 @@ pub struct ProposeInput {
     #[serde(default)]
     #[schemars(length(max = 20))]
     pub supersedes: Vec<String>,
-    /// Slot name, e.g. ci.node-version.
+    /// Slot, e.g. ci.node-version.
     #[serde(default)]
-    // The id rules (lowercase, digits, dots and dashes) are checked by `check_key`, not
-    // published as a pattern: the tool list has a token budget (tests/cli/mcp/tokens.rs).
-    #[schemars(length(max = 64))]
+    // The id rules (lowercase, digits, dots and dashes, at most 64) are checked by
+    // `check_key`, not published: the tool list has a token budget (tests/cli/mcp/tokens.rs).
     pub key: Option<String>,
 }
 

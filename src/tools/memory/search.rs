@@ -16,7 +16,7 @@ use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 pub const TOOL: Tool = Tool {
     name: "memory_search",
     title: "Search fleet memory",
-    description: "Search what other agents' sessions observed about this codebase (environment, conventions, outcomes) and the promotion gate passed, with attribution and claim ids. Peer observations, not facts: verify them. Not a code or web search.",
+    description: "Search what other agents' sessions observed about this codebase (environment, conventions, outcomes) and the promotion gate passed, with attribution. Peer observations, not facts: verify them. Not a code or web search.",
     read_only: true,
     input_schema: schema_of::<SearchInput>,
     output_schema: schema_of::<SearchOutput>,

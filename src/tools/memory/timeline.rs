@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",
     title: "Subject timeline",
-    description: "What the fleet tried, claimed, contested, superseded or handed off about one subject, oldest first. Check before repeating an approach.",
+    description: "What the fleet tried, claimed, contested or handed off about one subject, oldest first. Check before repeating an approach.",
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
     output_schema: schema_of::<TimelineOutput>,
