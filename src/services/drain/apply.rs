@@ -188,7 +188,7 @@ impl<'a> Applier<'a> {
                 continue;
             };
             let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
-            let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
+            let body = spool::encode_all(&recs)?;
             self.feed.entry(fleet).or_default().push(key.clone());
             segments.push((key, body));
         }
