@@ -21,6 +21,8 @@ mod docs;
 mod doctor;
 #[path = "cli/hook.rs"]
 mod hook;
+#[path = "cli/hostile.rs"]
+mod hostile;
 #[path = "cli/http.rs"]
 mod http;
 #[path = "cli/init.rs"]

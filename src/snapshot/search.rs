@@ -57,6 +57,7 @@ pub fn search_with(
     embedder: &dyn Embedder,
     ranking: Ranking,
 ) -> Result<(Vec<Hit>, bool)> {
+    snap.arm();
     let qv = embedder
         .embed_batch(&[q.text])
         .map_err(|why| Error::internal("embed", format!("cannot embed the query: {why}")))?
@@ -234,6 +235,7 @@ fn filtered(snap: &Snapshot, f: &Filter, rowids: &[i64]) -> Result<Vec<i64>> {
 
 /// Every claim (any status or visibility), for operators; newest first.
 pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<Vec<ClaimRow>> {
+    snap.arm();
     let where_ = if status.is_some() {
         "WHERE status = ?1"
     } else {
@@ -253,6 +255,7 @@ pub fn timeline(
     since: Option<&str>,
     limit: usize,
 ) -> Result<Vec<EventRow>> {
+    snap.arm();
     let mut st = snap
         .conn
         .prepare_cached(

@@ -100,6 +100,27 @@ pub(super) fn list(store: &dyn Store, fleets: &[(&str, &State)]) -> Result<Vec<L
     Ok(out)
 }
 
+impl Listed {
+    /// Leave out every object whose listed size is over its kind's cap (`keys::cap`):
+    /// it is never asked for. Returns how many.
+    pub(super) fn drop_oversize(&mut self) -> usize {
+        let mut n = 0;
+        let mut keep = |objs: &mut Vec<Object>| {
+            let before = objs.len();
+            objs.retain(|o| o.size <= keys::cap(&o.key));
+            n += before - objs.len();
+        };
+        keep(&mut self.rosters);
+        keep(&mut self.feed);
+        keep(&mut self.handoffs);
+        keep(&mut self.manifests);
+        if let Some(s) = self.sessions.as_mut() {
+            keep(s);
+        }
+        n
+    }
+}
+
 /// The listed rosters `st` does not hold as listed (by size and store time).
 pub(super) fn changed_rosters<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
     listed

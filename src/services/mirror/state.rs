@@ -44,6 +44,10 @@ pub(super) struct State {
     /// By `<agent>/<session>`.
     pub sessions: BTreeMap<String, Session>,
     pub manifest: Option<Manifest>,
+    /// The SHA-256 of a snapshot refused (`snapshot::guard`): its manifest is passed over
+    /// without reading the snapshot again, and the previous mirror stays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 impl State {
