@@ -44,7 +44,7 @@ const FORMAT: &[time::format_description::BorrowedFormatItem<'static>] = time::m
     "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
 );
 
-// The lake simulation (`lake::sim`) runs each host on its own virtual clock, so a seed
+// The lake simulation (`services::sim`) runs each host on its own virtual clock, so a seed
 // replays byte for byte; per thread, so other tests keep the wall clock.
 #[cfg(test)]
 thread_local! {

@@ -4,6 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::edit::{self, Created, Problem};
 use super::guard::{self, Direction};
 use super::jsonc::ParseError;
@@ -26,15 +28,16 @@ pub fn install(env: &Env, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan
                 .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
             let (after, created) =
                 edit::install(&t, text, &ours).map_err(|p| refuse(&target, &t, p))?;
+            let clean = match &before {
+                None => true,
+                Some(b) => holds_none_of_ours(&t, &old, &ours)
+                    .unwrap_or_else(|| edit::status(&t, b, &ours).is_ok_and(|s| s == (false, 0))),
+            };
             guard::verify(&target, &t, old, &after, Direction::Install, &ours)?;
             let action = match &before {
                 None => Action::Create,
                 Some(b) if *b == after => Action::Unchanged,
                 Some(_) => Action::Update,
-            };
-            let clean = match &before {
-                None => true,
-                Some(b) => edit::status(&t, b, &ours).is_ok_and(|s| s == (false, 0)),
             };
             plans.push(FilePlan {
                 runtime: rt,
@@ -88,6 +91,31 @@ pub fn uninstall(
         }
     }
     Ok(plans)
+}
+
+/// For JSON and JSONC, whether the document (already parsed for the guard) holds no entry
+/// of ours, as `edit::status` would say, read from the parse the guard already made instead
+/// of parsing the whole text once more (a 5 MB `~/.claude.json` was parsed three times by
+/// two parsers for one install). `None` for the formats whose status reads the text itself.
+fn holds_none_of_ours(t: &Target, old: &Value, ours: &dyn Fn(&str) -> bool) -> Option<bool> {
+    if !matches!(t.format, Format::Json | Format::Jsonc) {
+        return None;
+    }
+    let mcp = t.mcp.as_ref().is_some_and(|(path, _)| {
+        path.iter()
+            .try_fold(old, |v, k| v.get(k))
+            .and_then(|m| m.get(edit::NAME))
+            .is_some()
+    });
+    let hooks = old
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|m| m.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .any(|v| edit::any_ours(v, ours));
+    Some(!mcp && !hooks)
 }
 
 /// What uninstall does to an existing file: restore the recorded bytes when nothing changed

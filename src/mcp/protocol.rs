@@ -64,6 +64,11 @@ impl Version {
     pub fn structured(self) -> bool {
         self >= Version::V2025_06_18
     }
+    /// 2026-07-28 lets a tool schema use any JSON Schema 2020-12 keyword, `$ref` included;
+    /// before it, clients may expect every schema inlined.
+    pub fn schema_refs(self) -> bool {
+        self >= Version::V2026_07_28
+    }
     /// Tool annotations arrived in 2025-03-26.
     pub fn annotations(self) -> bool {
         self >= Version::V2025_03_26
@@ -149,12 +154,15 @@ pub fn capabilities() -> Value {
     json!({"tools": {"listChanged": false}})
 }
 
+/// What a tool-search client loads before any tool definition, so it carries the routing:
+/// when to call which tool, and what every write shares (said here once, not per tool).
 pub fn instructions(pinned: Option<&str>) -> String {
     let mut s = String::from(
-        "ctxlake coordinates this coding agent with the other agents of its fleet. Call fleet_status before editing shared code, fleet_claim the paths you will change, fleet_handoff when you stop. memory_search returns what other agents' sessions observed (attributed, verify before relying on it); memory_propose files a candidate with evidence. Writes are queued for `ctxlake sync`, never applied at once.",
+        "ctxlake coordinates you with the other coding agents of your fleet. Before editing shared code: fleet_status, then fleet_claim the paths; fleet_release them when done. Before a task: fleet_history, memory_timeline, and memory_search for what peers observed (verify it). Learned something durable: memory_propose it with evidence. Stopping: fleet_handoff. Writes are queued for `ctxlake sync`, never granted or shared at once.",
     );
-    if let Some(f) = pinned {
-        s.push_str(&format!(" This server is pinned to fleet `{f}`."));
+    match pinned {
+        Some(f) => s.push_str(&format!(" This server is pinned to fleet `{f}`.")),
+        None => s.push_str(" Every tool takes an optional fleet (default: yours)."),
     }
     s
 }

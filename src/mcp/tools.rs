@@ -13,54 +13,62 @@ use crate::tools::{Ctx, Tool, registry};
 /// Arguments larger than this are refused before any tool sees them (a DoS bound).
 pub const MAX_ARGS_BYTES: usize = 256 * 1024;
 
-/// Honest hints: reads touch only the local cache; writes only append to the local spool.
+/// Honest hints, each left out where it is the spec's default (`readOnlyHint` and
+/// `idempotentHint` default to false, `destructiveHint` and `openWorldHint` to true): reads
+/// touch only the local cache; writes only append to the local spool.
 fn annotations(t: &Tool) -> Value {
     if t.read_only {
         json!({"title": t.title, "readOnlyHint": true, "openWorldHint": false})
     } else {
-        json!({
-            "title": t.title,
-            "readOnlyHint": false,
-            "destructiveHint": false,
-            "idempotentHint": false,
-            "openWorldHint": false,
-        })
+        json!({"title": t.title, "destructiveHint": false, "openWorldHint": false})
     }
 }
 
-/// Every definition at the newest revision, built once: schema generation is the
-/// costliest thing a session does, and it never changes within a binary.
-fn definitions() -> &'static [Value] {
-    static DEFS: OnceLock<Vec<Value>> = OnceLock::new();
-    DEFS.get_or_init(|| {
-        registry()
-            .iter()
-            .map(|t| {
-                let mut input = (t.input_schema)();
-                super::schema::portable_input(&mut input);
-                let mut output = (t.output_schema)();
-                super::schema::portable_output(&mut output);
-                json!({
-                    "name": t.name,
-                    "title": t.title,
-                    "description": t.description,
-                    "inputSchema": input,
-                    "outputSchema": output,
-                    "annotations": annotations(t),
-                })
-            })
-            .collect()
+/// Every definition at the newest revision, built once per schema form (inlined, or with
+/// `$ref` into `$defs`): schema generation is the costliest thing a session does, and it
+/// never changes within a binary.
+fn definitions(refs: bool) -> &'static [Value] {
+    static INLINED: OnceLock<Vec<Value>> = OnceLock::new();
+    static HOISTED: OnceLock<Vec<Value>> = OnceLock::new();
+    let cell = if refs { &HOISTED } else { &INLINED };
+    cell.get_or_init(|| registry().iter().map(|t| definition(t, refs)).collect())
+}
+
+fn definition(t: &Tool, refs: bool) -> Value {
+    let mut input = (t.input_schema)();
+    super::schema::portable_input(&mut input);
+    let mut output = (t.output_schema)();
+    super::schema::portable_output(&mut output);
+    // Output schemas only: an input schema goes on to a model provider's function-calling
+    // dialect, and some of those (Gemini's) resolve no `$ref`.
+    if refs {
+        super::schema::hoist(&mut output);
+    }
+    json!({
+        "name": t.name,
+        "title": t.title,
+        "description": t.description,
+        "inputSchema": input,
+        "outputSchema": output,
+        "annotations": annotations(t),
     })
 }
 
-/// `tools/list`: one page holds all eight, so there is never a `nextCursor`.
+/// `tools/list`: one page holds all eight, always in `registry()` order (2026-07-28 asks
+/// for a deterministic order, and a stable list is what lets a client cache it).
 pub fn list(version: Version) -> Value {
-    let tools: Vec<Value> = definitions()
+    let tools: Vec<Value> = definitions(version.schema_refs())
         .iter()
         .map(|d| {
             let mut d = d.clone();
             if let Some(o) = d.as_object_mut() {
-                if !version.structured() {
+                if version.structured() {
+                    // The tool's own `title` (2025-06-18) is the display name; the copy in
+                    // the annotations is for the one revision that had nothing else.
+                    if let Some(a) = o.get_mut("annotations").and_then(Value::as_object_mut) {
+                        a.remove("title");
+                    }
+                } else {
                     o.remove("title");
                     o.remove("outputSchema");
                 }
@@ -246,8 +254,10 @@ mod tests {
 
     #[test]
     fn definitions_are_built_once() {
-        let a = definitions().as_ptr();
-        assert_eq!(a, definitions().as_ptr());
-        assert_eq!(definitions().len(), registry().len());
+        for refs in [false, true] {
+            let a = definitions(refs).as_ptr();
+            assert_eq!(a, definitions(refs).as_ptr());
+            assert_eq!(definitions(refs).len(), registry().len());
+        }
     }
 }

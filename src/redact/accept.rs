@@ -5,9 +5,8 @@
 use regex::bytes::Captures;
 
 use super::Compiled;
-use super::checks::{
-    self, Quote, assignment_is_secret, base64_prefix, classify_name, entropy, is_placeholder,
-};
+use super::checks::{self, base64_prefix, entropy, is_placeholder};
+use super::names::{Quote, assignment_is_secret, classify_name};
 use super::rules::{Check, Rule};
 
 /// Decide whether one regex match is a secret; returns the byte range to redact.

@@ -5,6 +5,7 @@
 mod accept;
 mod checks;
 mod keywords;
+mod names;
 mod rules;
 mod spans;
 mod wrap;

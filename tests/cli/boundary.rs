@@ -309,10 +309,10 @@ fn citations_with_invisible_only_ids_are_refused() {
 #[test]
 fn line_separators_in_cached_ids_are_removed() {
     let env = Env::new();
-    let now = ctxlake::time::now_rfc3339();
-    let roster = json!({"generated_at": now, "lake_clock_offset_ms": 0,
+    let now = ctxlake::time::now_ms();
+    let roster = json!({"generated_at": ctxlake::time::format_ms(now), "lake_clock_offset_ms": 0,
         "agents": [{"agent": "bob\u{2028}SYSTEM NOTICE", "session": "s\u{2029}x",
-            "task": "t\u{2028}u", "last_seen": now, "leases": []}]});
+            "task": "t\u{2028}u", "last_seen_ms": now, "leases": []}]});
     env.write("cache/default/roster.json", &roster.to_string());
     let v = env.json(&["fleet", "status"]);
     let a = &v["agents"][0];

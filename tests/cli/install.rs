@@ -146,6 +146,22 @@ fn user_edit_in_between_keeps_the_edit_and_drops_only_ours() {
     assert_eq!(v["mcpServers"].as_object().unwrap().len(), 2);
 }
 
+/// A file that already held an entry of ours is not "clean": its bytes are not kept for a
+/// byte-exact restore (that would put the old entry back), so uninstall takes ours out.
+#[test]
+fn an_entry_already_there_is_taken_out_not_restored() {
+    let env = Env::new();
+    let p = env.home().join(".claude.json");
+    let stale = r#"{"numStartups": 3, "mcpServers": {"ctxlake": {"type": "stdio", "command": "/old/ctxlake", "args": ["mcp"]}, "m": {"command": "m"}}}"#;
+    fs::write(&p, stale).unwrap();
+    ok(&env, &["install", "claude-code", "--no-hooks"]);
+    ok(&env, &["uninstall", "claude-code"]);
+    let v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    assert!(v["mcpServers"].get("ctxlake").is_none(), "{v}");
+    assert_eq!(v["mcpServers"]["m"]["command"], "m");
+    assert_eq!(v["numStartups"], 3);
+}
+
 #[test]
 fn containers_we_created_go_away_and_mode_is_kept() {
     let env = Env::new();

@@ -232,6 +232,8 @@ fn only_a_fleet_given_on_the_command_line_pins() {
 
 #[path = "mcp/contract.rs"]
 mod contract;
+#[path = "mcp/tokens.rs"]
+mod tokens;
 
 /// tools/list is what an agent's model reads: a change to a name, description or schema must
 /// be deliberate (rug-pull and tool-poisoning reviews start from this file). Re-bless with

@@ -123,3 +123,27 @@ fn subscriptions_listen_is_acknowledged_and_left_open() {
         4
     );
 }
+
+/// `$ref` only where the revision allows it (2026-07-28 speaks JSON Schema 2020-12 in full),
+/// only in output schemas (input schemas reach providers' dialects that resolve none), and
+/// every reference resolves within its own schema's `$defs`.
+#[test]
+fn schema_references_only_from_2026_07_28_and_only_in_outputs() {
+    let refs = |v: &Value| v.to_string().matches("\"$ref\"").count();
+    let old = run(&[init("2025-11-25"), req(1, "tools/list", json!({}))]);
+    for t in old[1]["result"]["tools"].as_array().unwrap() {
+        assert_eq!(refs(t), 0, "inlined before 2026-07-28: {}", t["name"]);
+    }
+    let new = run(&[modern(1, "tools/list", json!({}))]);
+    let mut hoisted = 0;
+    for t in new[0]["result"]["tools"].as_array().unwrap() {
+        assert_eq!(refs(&t["inputSchema"]), 0, "{}", t["name"]);
+        let out = &t["outputSchema"];
+        hoisted += refs(out);
+        for r in out.to_string().split("\"$ref\":\"#/$defs/").skip(1) {
+            let name = &r[..r.find('"').unwrap()];
+            assert!(out["$defs"][name].is_object(), "{}: {name}", t["name"]);
+        }
+    }
+    assert!(hoisted > 0, "nothing was hoisted at 2026-07-28");
+}

@@ -3,7 +3,7 @@
 //! seed-chosen order, checks every invariant after every step, then settles (faults off,
 //! every host syncs) and checks that the hosts agree. A failing seed is printed with a
 //! trace and replays from its number alone:
-//! `CTXLAKE_SIM_SEED=<n> cargo test --lib lake::sim`; `CTXLAKE_SIM_SEEDS=<n>` runs more.
+//! `CTXLAKE_SIM_SEED=<n> cargo test --lib services::sim`; `CTXLAKE_SIM_SEEDS=<n>` runs more.
 //!
 //! The test bites. With `drain_file`'s watermark write and spool delete moved before its
 //! apply/flush loop (the watermark advances before the lake confirms), 252 of 1,000 seeds
@@ -46,7 +46,7 @@ fn run_seed(seed: u64) -> Result<(), String> {
         let tail = w.trace.len().saturating_sub(30);
         Err(format!(
             "lake simulation failed for seed {seed} at {step}: {msg}\n\
-             reproduce: CTXLAKE_SIM_SEED={seed} cargo test --lib lake::sim\n\
+             reproduce: CTXLAKE_SIM_SEED={seed} cargo test --lib services::sim\n\
              last steps:\n  {}",
             w.trace[tail..].join("\n  ")
         ))

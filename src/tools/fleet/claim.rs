@@ -12,7 +12,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_claim",
     title: "Claim paths (advisory lease)",
-    description: "Ask for an advisory lease on repository paths (files, directories or globs) you are about to edit, so other coding agents in the fleet see you are working there. Queued for sync: it is not granted until `fleet_status` shows you as holder. Renew by claiming again.",
+    description: "Claim an advisory lease on paths you are about to edit, so other agents see you there. You hold it once fleet_status shows you as holder; claim again to renew.",
     read_only: false,
     input_schema: schema_of::<ClaimInput>,
     output_schema: schema_of::<Queued>,
@@ -25,11 +25,11 @@ pub const TOOL: Tool = Tool {
 pub struct ClaimInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// Paths relative to the current directory or absolute; directories cover what is below; globs allowed.
+    /// Files, directories (covering what is below) or globs, relative or absolute.
     pub paths: Vec<String>,
-    /// Why: what you are about to do there.
+    /// What you will do there.
     pub reason: String,
-    /// Lease lifetime in seconds (default 1800, 5 to 604800).
+    /// Seconds (default 1800, 5 to 604800).
     #[serde(default)]
     pub ttl_secs: Option<u64>,
 }

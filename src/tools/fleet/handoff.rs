@@ -12,7 +12,7 @@ pub use crate::vocab::HandoffStatus;
 pub const TOOL: Tool = Tool {
     name: "fleet_handoff",
     title: "Leave a handoff note",
-    description: "Leave a handoff note for the next coding agent or person in the fleet: what you did, where it stands, and what should happen next. It appears in `fleet_history` and in every agent's session-start briefing. Queued for sync.",
+    description: "Leave a note for whoever picks up this work next; it shows in fleet_history and in every session-start briefing.",
     read_only: false,
     input_schema: schema_of::<HandoffInput>,
     output_schema: schema_of::<Queued>,
@@ -27,7 +27,7 @@ pub struct HandoffInput {
     pub fleet: Option<String>,
     /// What was done and where it stands.
     pub summary: String,
-    /// Where the work stands (`in-progress` is accepted for `in_progress`).
+    /// Where the work stands.
     pub status: HandoffStatus,
     /// What the next agent should do.
     #[serde(default)]

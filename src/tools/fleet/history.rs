@@ -11,7 +11,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_history",
     title: "Fleet history",
-    description: "Recent coding-agent sessions in this fleet (who, which repo, outcome, files touched, commands and tests run) and the handoff notes they left, newest first. Use it to learn what was already tried before starting work.",
+    description: "Recent sessions in the fleet (who, repo, outcome, files, commands, tests) and the handoff notes left, newest first. Check what was tried before you start.",
     read_only: true,
     input_schema: schema_of::<HistoryInput>,
     output_schema: schema_of::<HistoryOutput>,
@@ -29,13 +29,13 @@ pub const TOOL: Tool = Tool {
 pub struct HistoryInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// Only this repository (normalized remote like `github.com/org/repo`, or a root path).
+    /// Only this repo: `github.com/org/repo` or a root path.
     #[serde(default)]
     pub repo: Option<String>,
-    /// Only since this time: RFC 3339, a date, or an age like `2h`, `7d`.
+    /// RFC 3339, a date, or an age like `2h`.
     #[serde(default)]
     pub since: Option<String>,
-    /// Rows per list (default 50, at most 200).
+    /// Rows per list (default 50, max 200).
     #[serde(default)]
     pub limit: Option<u32>,
 }

@@ -11,7 +11,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_release",
     title: "Release leases",
-    description: "Give up advisory leases on repository paths this coding agent claimed in the fleet, so the next agent in line becomes holder. Omit `paths` to release everything this session holds. Queued for sync.",
+    description: "Give up leases you claimed, so the next claimant becomes holder.",
     read_only: false,
     input_schema: schema_of::<ReleaseInput>,
     output_schema: schema_of::<Queued>,
@@ -24,7 +24,7 @@ pub const TOOL: Tool = Tool {
 pub struct ReleaseInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// Paths to release; omit (or empty) for all this session holds.
+    /// Omit for all this session holds.
     #[serde(default)]
     pub paths: Option<Vec<String>>,
 }

@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_status",
     title: "Fleet status",
-    description: "Who else in this coding-agent fleet is active right now, what task each is on, and which repository paths each holds or contends for with advisory leases (as of the last `ctxlake sync`). Call before editing shared code to avoid colliding with another agent. Not a web or code search.",
+    description: "Who in the fleet is active, on what task, and which repo paths each holds or contends for (advisory leases, as of the last sync). Call before editing shared code.",
     read_only: true,
     input_schema: schema_of::<StatusInput>,
     output_schema: schema_of::<StatusOutput>,
@@ -24,7 +24,6 @@ pub const TOOL: Tool = Tool {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusInput {
-    /// Fleet to look at (default: this agent's fleet).
     #[serde(default)]
     pub fleet: Option<String>,
 }

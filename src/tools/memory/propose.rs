@@ -13,7 +13,7 @@ pub use crate::vocab::ClaimType;
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
     title: "Propose a memory claim",
-    description: "Propose a durable claim for the fleet's shared memory (an environment fact, a convention, an outcome, a preference or a hypothesis about this codebase), citing the sessions and messages that show it. It is only a candidate: a promotion gate decides whether other agents ever see it. Queued for sync.",
+    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -21,15 +21,15 @@ pub const TOOL: Tool = Tool {
     call: |ctx, args| invoke(ctx, args, run),
 };
 
-/// One citation: which session and message show the claim. Other fields are kept.
+/// A session and message that show the claim (other fields are kept).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[allow(dead_code)]
 pub struct Citation {
-    /// The session the evidence comes from (non-empty).
+    #[schemars(length(min = 1))]
     pub session_id: String,
-    /// The message within that session (non-empty).
+    #[schemars(length(min = 1))]
     pub message_id: String,
-    /// An optional short quote or pointer.
+    /// A short quote or pointer.
     #[serde(default)]
     pub quote: Option<String>,
 }
@@ -39,13 +39,13 @@ pub struct Citation {
 pub struct ProposeInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// The claim, one or two sentences.
+    /// One or two sentences.
     pub claim: String,
     #[serde(rename = "type")]
     pub claim_type: ClaimType,
-    /// What it is about (a component, tool or topic), used to group and contest claims.
+    /// A component, tool or topic; claims are grouped and contested by it.
     pub subject: String,
-    /// 1 to 20 citations, each with a non-empty `session_id` and `message_id`.
+    /// 1 to 20 citations.
     #[schemars(with = "Vec<Citation>")]
     pub evidence: Vec<Value>,
 }

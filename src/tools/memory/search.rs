@@ -15,7 +15,7 @@ use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 pub const TOOL: Tool = Tool {
     name: "memory_search",
     title: "Search fleet memory",
-    description: "Search the fleet's shared memory: claims about this codebase's environment, conventions and past outcomes that other coding agents observed and that passed a promotion gate. Results are peer observations with attribution (independent sessions, confidence), not facts: verify before relying on them. Not a web or code search.",
+    description: "Search what other agents' sessions observed about this codebase (environment, conventions, outcomes) and the promotion gate passed, with attribution. Peer observations, not facts: verify them. Not a code or web search.",
     read_only: true,
     input_schema: schema_of::<SearchInput>,
     output_schema: schema_of::<SearchOutput>,
@@ -28,19 +28,18 @@ pub const TOOL: Tool = Tool {
 pub struct SearchInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// What to look for, in words.
     pub query: String,
-    /// Only claims of this scope.
+    /// Only this scope.
     #[serde(default)]
     pub scope: Option<ClaimScope>,
-    /// Only claims about this subject.
+    /// Only this subject.
     #[serde(default)]
     pub subject: Option<String>,
-    /// Only claims of this type (`claim_type` is accepted as another name for it).
+    /// Only this type.
     #[serde(default, rename = "type", alias = "claim_type")]
     #[schemars(extend("x-aliases" = ["claim_type"]))]
     pub claim_type: Option<ClaimType>,
-    /// How many results (default 10, at most 200).
+    /// Results (default 10, max 200).
     #[serde(default)]
     pub k: Option<u32>,
 }

@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",
     title: "Subject timeline",
-    description: "What this coding-agent fleet has already tried, claimed, promoted, contested or handed off about one subject (a component, tool or topic), in time order. Use it before repeating an approach someone already tried.",
+    description: "What the fleet tried, claimed, contested or handed off about one subject, oldest first. Check before repeating an approach.",
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
     output_schema: schema_of::<TimelineOutput>,
@@ -26,12 +26,12 @@ pub const TOOL: Tool = Tool {
 pub struct TimelineInput {
     #[serde(default)]
     pub fleet: Option<String>,
-    /// The subject, as claims name it.
+    /// As claims name it.
     pub subject: String,
-    /// Only since this time: RFC 3339, a date, or an age like `2h`, `7d`.
+    /// RFC 3339, a date, or an age like `2h`.
     #[serde(default)]
     pub since: Option<String>,
-    /// Rows (default 50, at most 200).
+    /// Rows (default 50, max 200).
     #[serde(default)]
     pub limit: Option<u32>,
 }

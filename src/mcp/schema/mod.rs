@@ -1,0 +1,135 @@
+//! Tool schemas as clients receive them, made from whatever the tools publish: portable for
+//! single-`type` dialects (Gemini's function declarations reject schemars' `[T, "null"]`),
+//! stripped of keywords no client acts on, and — where the revision allows `$ref` — with
+//! repeated parts of an output schema hoisted into `$defs` ([`hoist`]).
+
+use serde_json::{Map, Value, json};
+
+mod defs;
+#[cfg(test)]
+mod tests;
+
+pub use defs::hoist;
+
+/// Keywords that assert nothing about a value: a validator skips them.
+const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "deprecated"];
+
+/// schemars' names for Rust's number types. They are not JSON Schema formats, so every
+/// validator ignores them and a model learns nothing from them; a real format stays.
+const RUST_FORMATS: &[&str] = &[
+    "int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "uint",
+    "float", "double",
+];
+
+/// Input: an optional argument may simply be left out, so `[T, "null"]` becomes `T`, and the
+/// `default: null` and an `enum`'s `null` go. The server still accepts an explicit `null`
+/// (serde's `Option`). Every description stays: it is what the model reads.
+pub fn portable_input(schema: &mut Value) {
+    walk(schema, &|node| {
+        node.remove(super::args::ALIASES);
+        drop_rust_format(node);
+        if let Some(t) = non_null_type(node) {
+            node.insert("type".into(), json!(t));
+            if node.get("default") == Some(&Value::Null) {
+                node.remove("default");
+            }
+            if let Some(Value::Array(e)) = node.get_mut("enum") {
+                e.retain(|v| !v.is_null());
+            }
+        }
+    });
+}
+
+/// Output: a `null` really is sent, so `[T, "null"]` becomes `anyOf: [{T…}, {null}]`, with
+/// the type-specific keywords moved into the `T` branch. An output schema is for validating
+/// `structuredContent`, so what asserts nothing goes: descriptions, titles, defaults and
+/// examples (the meaning of a result is the tool description's job, said once there).
+pub fn portable_output(schema: &mut Value) {
+    walk(schema, &|node| {
+        drop_rust_format(node);
+        for k in ANNOTATIONS {
+            node.remove(*k);
+        }
+        let Some(t) = non_null_type(node) else {
+            return;
+        };
+        node.remove("type");
+        let mut branch = Map::new();
+        branch.insert("type".into(), json!(t));
+        branch.extend(std::mem::take(node));
+        node.insert(
+            "anyOf".into(),
+            json!([Value::Object(branch), {"type": "null"}]),
+        );
+    });
+}
+
+fn drop_rust_format(node: &mut Map<String, Value>) {
+    if node
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| RUST_FORMATS.contains(&f))
+    {
+        node.remove("format");
+    }
+}
+
+/// `T` when `type` is exactly `[T, "null"]` (in either order).
+fn non_null_type(node: &Map<String, Value>) -> Option<String> {
+    let types = node.get("type")?.as_array()?;
+    if types.len() != 2 || !types.contains(&json!("null")) {
+        return None;
+    }
+    types
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|t| *t != "null")
+        .map(String::from)
+}
+
+/// Keywords whose value is one subschema, a list of them, or a name → subschema map.
+const ONE: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+const MAP: &[&str] = &["properties", "patternProperties", "$defs"];
+
+/// Every direct subschema of `node`, with the property name it sits under (if any).
+fn children(node: &mut Map<String, Value>) -> Vec<(Option<&str>, &mut Value)> {
+    let mut out = Vec::new();
+    for (k, v) in node.iter_mut() {
+        let k = k.as_str();
+        if ONE.contains(&k) && v.is_object() {
+            out.push((None, v));
+        } else if LIST.contains(&k)
+            && let Value::Array(a) = v
+        {
+            out.extend(a.iter_mut().map(|c| (None, c)));
+        } else if MAP.contains(&k)
+            && let Value::Object(m) = v
+        {
+            out.extend(m.iter_mut().map(|(name, c)| (Some(name.as_str()), c)));
+        }
+    }
+    out
+}
+
+/// Visit every schema object, children first (so a rewritten node's moved children are
+/// done). Only schema positions are visited: a property *named* `items` is not a keyword.
+fn walk(v: &mut Value, f: &dyn Fn(&mut Map<String, Value>)) {
+    if let Value::Object(o) = v {
+        for (_, child) in children(o) {
+            walk(child, f);
+        }
+        f(o);
+    }
+}
