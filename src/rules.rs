@@ -16,6 +16,12 @@ pub const MAX_TEXT_CHARS: usize = 4000;
 /// interrupted: a snapshot is another host's file (`snapshot::guard`).
 pub const SNAPSHOT_QUERY_MS: u64 = 2_000;
 
+/// How far a manifest number may run past what a reader can account for (the number it
+/// holds plus the manifests listed after it) and still be taken: more than the 32 numbers
+/// one `maint` may try in a race. A number beyond is implausible and ignored, so a forged
+/// `u64::MAX` cannot pin a snapshot forever.
+pub const MANIFEST_SLACK: u64 = 64;
+
 /// The largest object of each kind a reader takes from the lake, judged from the listed
 /// (or answered) size before its body is read: an object over its cap is skipped and
 /// counted. Each is far above what this build writes (a batch is at most 1 MiB, a spool

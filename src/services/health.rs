@@ -32,6 +32,8 @@ pub struct Skipped {
     pub bad_keys: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub snapshots_refused: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub manifests_ignored: u64,
     /// Why the last snapshot was refused, when one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

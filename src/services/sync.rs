@@ -152,6 +152,7 @@ fn skipped(store: crate::lake::store::Skips, fleets: &[MirrorReport]) -> health:
     for f in fleets {
         out.oversize += f.skipped.oversize as u64;
         out.snapshots_refused += f.skipped.snapshots as u64;
+        out.manifests_ignored += f.skipped.manifests as u64;
         if let Some(n) = &f.skipped.snapshot_note {
             out.note = Some(format!("fleet `{}`: {n}", f.fleet));
         }

@@ -276,3 +276,86 @@ fn a_huge_roster_cache_is_not_parsed_on_the_hot_path() {
     let note = v.to_string();
     assert!(note.contains("larger than"), "{note}");
 }
+
+/// A forged manifest numbered `u64::MAX` naming a snapshot of its own: as `(key, bytes)`.
+fn forged_last_manifest(lake_manifest_1: &[u8]) -> (String, Vec<u8>) {
+    let mut m: Value = serde_json::from_slice(lake_manifest_1).unwrap();
+    m["seq"] = json!(u64::MAX);
+    m["snapshot_id"] = json!("forged");
+    (
+        format!("snapshot/default/manifest/{:020}.json", u64::MAX),
+        serde_json::to_vec(&m).unwrap(),
+    )
+}
+
+/// A manifest numbered `u64::MAX` is ignored by readers (counted) and by `maint`, which
+/// publishes the next real number instead of wrapping to 0.
+#[test]
+fn a_manifest_numbered_u64_max_is_ignored_and_maint_does_not_wrap() {
+    let mut env = Env::new();
+    published(&env);
+    let lake = env.ctxlake_home().join("lake");
+    let first =
+        std::fs::read(lake.join(format!("snapshot/default/manifest/{:020}.json", 1))).unwrap();
+    let (k, b) = forged_last_manifest(&first);
+    plant(&lake, &k, &b);
+    let v = json_within(&env, &["sync"]);
+    assert_eq!(skipped(&v, "manifests_ignored"), 1, "{v}");
+    assert_ne!(v["fleets"][0]["snapshot_id"], "forged", "{v}");
+    env.as_agent("a2", "s2");
+    let ev = json!([{"session_id": "s2", "message_id": "m2"}]).to_string();
+    run(
+        &env,
+        &[
+            "memory",
+            "propose",
+            "Gadgets need redis",
+            "--type",
+            "environment",
+            "--subject",
+            "gadgets",
+            "--evidence-json",
+            &ev,
+        ],
+    );
+    run(&env, &["sync"]);
+    let m = json_within(&env, &["maint"]);
+    assert!(m.to_string().contains("published"), "{m}");
+    let manifests: Vec<String> = std::fs::read_dir(lake.join("snapshot/default/manifest"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        manifests.contains(&format!("{:020}.json", 2)),
+        "{manifests:?}"
+    );
+    assert!(
+        !manifests.contains(&format!("{:020}.json", 0)),
+        "{manifests:?}"
+    );
+}
+
+/// A manifest whose `key` no store may be asked for (or another fleet's) is ignored and
+/// counted: it does not abort the pass for every fleet.
+#[test]
+fn a_manifest_naming_a_refused_key_does_not_stop_the_pass() {
+    let env = Env::new();
+    published(&env);
+    let lake = env.ctxlake_home().join("lake");
+    let first =
+        std::fs::read(lake.join(format!("snapshot/default/manifest/{:020}.json", 1))).unwrap();
+    let mut m: Value = serde_json::from_slice(&first).unwrap();
+    m["seq"] = json!(2);
+    m["snapshot_id"] = json!("elsewhere");
+    m["key"] = json!("snapshot/default/../../../etc/passwd");
+    plant(
+        &lake,
+        &format!("snapshot/default/manifest/{:020}.json", 2),
+        &serde_json::to_vec(&m).unwrap(),
+    );
+    run(&env, &["fleet", "claim", "src", "--reason", "still synced"]);
+    let v = json_within(&env, &["sync"]);
+    assert_eq!(skipped(&v, "manifests_ignored"), 1, "{v}");
+    assert_eq!(v["fleets"][0]["agents"], 1, "{v}");
+    assert_eq!(found(&env), 1, "the previous snapshot stays in use");
+}

@@ -100,6 +100,10 @@ fn skipped(paths: &Paths) -> Check {
         ),
         (s.bad_keys, "under names no key may have"),
         (s.snapshots_refused, "snapshots refused"),
+        (
+            s.manifests_ignored,
+            "manifests numbered implausibly far ahead",
+        ),
     ] {
         if n > 0 {
             parts.push(format!("{n} {what}"));

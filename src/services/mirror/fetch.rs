@@ -152,15 +152,27 @@ pub(super) fn handoffs_done(
 }
 
 /// The newest manifest: the one round two read when the listing (only numbers past the
-/// one held) had a newer one that parses, else the one held.
-pub(super) fn manifest(st: &mut State, listed: &Listed, got: &mut Fetched) -> Option<Manifest> {
-    if let Some(key) = plan::newest_manifest(&listed.manifests)
+/// one held) had a newer one that parses and names its fleet's snapshot by its digest
+/// (`Manifest::names_its_snapshot`), else the one held. `Err(())`: the newest one read
+/// was refused.
+pub(super) fn manifest(
+    fleet: &str,
+    st: &mut State,
+    listed: &Listed,
+    got: &mut Fetched,
+) -> (Option<Manifest>, bool) {
+    let mut refused = false;
+    if let Some(key) = plan::newest_manifest(st, &listed.manifests)
         && let Some((b, _)) = got.take(key)
         && let Ok(m) = serde_json::from_slice::<Manifest>(&b)
     {
-        st.manifest = Some(m);
+        if m.names_its_snapshot(fleet) {
+            st.manifest = Some(m);
+        } else {
+            refused = true;
+        }
     }
-    st.manifest.clone()
+    (st.manifest.clone(), refused)
 }
 
 #[cfg(test)]

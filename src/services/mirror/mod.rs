@@ -127,6 +127,8 @@ pub fn mirror_all(
     for f in fleets.iter_mut().filter(|f| !f.empty) {
         f.listed = listed.next().unwrap_or_default();
         f.skipped.oversize += f.listed.drop_oversize();
+        let held = f.st.manifest.as_ref().map_or(0, |m| m.seq);
+        f.skipped.manifests += crate::lake::manifest::newest_plausible(&f.listed.manifests, held).1;
     }
     super::trace::sync("listed", store.requests());
     let keys = fleets.iter().flat_map(|f| plan::firsts(&f.st, &f.listed));
@@ -212,7 +214,8 @@ fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64
             reads.push(Later::Segment(i, k));
         }
         f.prev = f.st.manifest.clone();
-        let mut newest = fetch::manifest(&mut f.st, &f.listed, got);
+        let (mut newest, refused) = fetch::manifest(&f.name, &mut f.st, &f.listed, got);
+        f.skipped.manifests += usize::from(refused);
         if newest.as_ref().map(|m| &m.sha256) == f.st.refused.as_ref() && newest.is_some() {
             // Refused before: not read again, the previous mirror stays.
             f.skipped.snapshots += 1;

@@ -12,6 +12,10 @@ pub struct Skipped {
     /// Objects over their kind's size cap (`rules::cap_bytes`), never read.
     #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
     pub oversize: usize,
+    /// Manifests ignored: numbered implausibly past what this host holds
+    /// (`manifest::newest_plausible`), or naming a key other than their fleet's snapshot.
+    #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
+    pub manifests: usize,
     /// Snapshots refused by the guard (schema, defences): the previous mirror stays.
     #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
     pub snapshots: usize,
