@@ -34,7 +34,10 @@ pub struct Skipped {
     pub snapshots_refused: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub manifests_ignored: u64,
-    /// Why the last snapshot was refused, when one was.
+    /// Roster entries speaking for another roster's session.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sessions_refused: u64,
+    /// Why the last snapshot or roster entry was refused, when one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

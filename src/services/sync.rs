@@ -153,6 +153,10 @@ fn skipped(store: crate::lake::store::Skips, fleets: &[MirrorReport]) -> health:
         out.oversize += f.skipped.oversize as u64;
         out.snapshots_refused += f.skipped.snapshots as u64;
         out.manifests_ignored += f.skipped.manifests as u64;
+        out.sessions_refused += f.skipped.sessions as u64;
+        if let Some(n) = &f.skipped.session_note {
+            out.note = Some(format!("fleet `{}`: {n}", f.fleet));
+        }
         if let Some(n) = &f.skipped.snapshot_note {
             out.note = Some(format!("fleet `{}`: {n}", f.fleet));
         }

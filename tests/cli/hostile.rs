@@ -359,3 +359,66 @@ fn a_manifest_naming_a_refused_key_does_not_stop_the_pass() {
     assert_eq!(v["fleets"][0]["agents"], 1, "{v}");
     assert_eq!(found(&env), 1, "the previous snapshot stays in use");
 }
+
+/// A roster under a new host id, as a forger writes it: `agent`/`session` holding the
+/// whole repo until `expires_at_ms`, granted now.
+fn forged_roster(agent: &str, session: &str, expires_at_ms: i64) -> Vec<u8> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let lease = json!({"repo": "", "path": "**", "reason": "mine now",
+        "granted_at_ms": now - 1_000, "expires_at_ms": expires_at_ms});
+    let roster = json!({"host": "01jforgedhost0000000000000", "fleet": "default",
+        "sessions": [{"fleet": "default", "agent": agent, "session": session,
+            "leases": [lease], "last_seen_ms": now}],
+        "windows": [], "write": "01JFORGEDWRITE000000000000"});
+    serde_json::to_vec(&roster).unwrap()
+}
+
+/// A forged lease expiring in year 9999 is held at most the longest TTL after its grant.
+#[test]
+fn a_forged_year_9999_expiry_is_capped_at_the_longest_ttl() {
+    let env = Env::new();
+    run(&env, &["sync"]);
+    let lake = env.ctxlake_home().join("lake");
+    let forged = forged_roster("intruder", "s-evil", 253_402_300_799_000);
+    plant(&lake, "fleets/default", b"");
+    plant(
+        &lake,
+        "live/default/hosts/01jforgedhost0000000000000.json",
+        &forged,
+    );
+    run(&env, &["sync"]);
+    let st = json_within(&env, &["fleet", "status"]);
+    let leases = crate::s3::leases(&st, "intruder");
+    assert_eq!(leases.len(), 1, "{st}");
+    let expires = leases[0]["expires_at"].as_str().unwrap();
+    assert!(!expires.starts_with("9999"), "{expires}");
+}
+
+/// The takeover: a roster under a new host id claims this host's agent and
+/// session with the whole repo. The session belongs to the roster that carried it first:
+/// the forged entry is refused (counted, with a note) and the real lease stays.
+#[test]
+fn a_roster_speaking_for_another_hosts_session_is_refused() {
+    let env = Env::new();
+    run(&env, &["fleet", "claim", "src", "--reason", "mine"]);
+    run(&env, &["sync"]);
+    let lake = env.ctxlake_home().join("lake");
+    std::thread::sleep(Duration::from_millis(20));
+    let forged = forged_roster(&env.agent, &env.session, 253_402_300_799_000);
+    plant(
+        &lake,
+        "live/default/hosts/01jforgedhost0000000000000.json",
+        &forged,
+    );
+    let v = json_within(&env, &["sync"]);
+    assert_eq!(skipped(&v, "sessions_refused"), 1, "{v}");
+    let note = v["skipped"]["note"].as_str().unwrap();
+    assert!(note.contains("carried first"), "{note}");
+    let st = json_within(&env, &["fleet", "status"]);
+    let leases = crate::s3::leases(&st, &env.agent);
+    assert_eq!(leases.len(), 1, "{st}");
+    assert_eq!(leases[0]["path"], "src", "{st}");
+}

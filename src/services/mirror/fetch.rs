@@ -18,20 +18,63 @@ use crate::paths::Paths;
 
 /// Keep the rosters `listed` holds; replace the changed ones by what was read. A roster
 /// that does not parse is held empty, so it is not read again until it changes.
-pub(super) fn rosters(fleet: &str, st: &mut State, listed: &[Object], got: &mut Fetched) {
+///
+/// A session belongs to the roster that first carried it, as this host saw it (the
+/// owners it remembers; rosters read in the same pass go in order of their store time,
+/// then key). A later roster claiming it (another host speaking for that session: a
+/// forgery, or a bug) has that entry refused; ownership lapses when the owner's roster no
+/// longer carries the session. Returns the entries refused and a note naming the last.
+pub(super) fn rosters(
+    fleet: &str,
+    st: &mut State,
+    listed: &[Object],
+    got: &mut Fetched,
+) -> (usize, Option<String>) {
     let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
     st.rosters.retain(|k, _| live.contains(k.as_str()));
-    for o in plan::changed_rosters(st, listed) {
+    let rosters = &st.rosters;
+    st.owners.retain(|s, key| {
+        rosters
+            .get(key)
+            .is_some_and(|r| r.sessions.iter().any(|p| session_id(p) == *s))
+    });
+    let mut changed = plan::changed_rosters(st, listed);
+    changed.sort_by(|a, b| (a.mtime_ms, &a.key).cmp(&(b.mtime_ms, &b.key)));
+    let (mut refused, mut note) = (0, None);
+    for o in changed {
         let Some((bytes, _)) = got.take(&o.key) else {
             continue;
         };
+        let mut sessions = roster::read_sessions(&bytes, fleet).unwrap_or_default();
+        sessions.retain(|p| {
+            let id = session_id(p);
+            match st.owners.get(&id) {
+                Some(owner) if *owner != o.key => {
+                    refused += 1;
+                    note = Some(format!(
+                        "roster `{}` speaks for session `{id}`, which roster `{owner}` carried first: refused",
+                        o.key
+                    ));
+                    false
+                }
+                _ => {
+                    st.owners.insert(id, o.key.clone());
+                    true
+                }
+            }
+        });
         let r = ListedRoster {
             size: o.size,
             mtime_ms: o.mtime_ms,
-            sessions: roster::read_sessions(&bytes, fleet).unwrap_or_default(),
+            sessions,
         };
         st.rosters.insert(o.key.clone(), r);
     }
+    (refused, note)
+}
+
+fn session_id(p: &crate::fleet::presence::PresenceObj) -> String {
+    format!("{}/{}", p.agent, p.session)
 }
 
 /// The keys the new feed entries name, sorted, each once; the feed's watermark moves to

@@ -136,7 +136,9 @@ pub fn mirror_all(
     let offset = lake_now - crate::time::now_ms();
     let generated_at = format_ms(crate::time::now_ms());
     for f in &mut fleets {
-        fetch::rosters(&f.name, &mut f.st, &f.listed.rosters, &mut got);
+        let (refused, note) = fetch::rosters(&f.name, &mut f.st, &f.listed.rosters, &mut got);
+        f.skipped.sessions += refused;
+        f.skipped.session_note = note.or(f.skipped.session_note.take());
         let agents = rebuild::roster(&f.st, lake_now);
         f.agents = agents.len();
         let roster = Roster {

@@ -16,6 +16,13 @@ pub struct Skipped {
     /// (`manifest::newest_plausible`), or naming a key other than their fleet's snapshot.
     #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
     pub manifests: usize,
+    /// Roster entries refused: a roster speaking for a session another roster carried
+    /// first (`fetch::rosters`).
+    #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
+    pub sessions: usize,
+    /// Which, for the last one refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_note: Option<String>,
     /// Snapshots refused by the guard (schema, defences): the previous mirror stays.
     #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
     pub snapshots: usize,

@@ -48,6 +48,10 @@ pub(super) struct State {
     /// without reading the snapshot again, and the previous mirror stays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// Which roster (key) owns each session (`<agent>/<session>`): the first this host saw
+    /// carrying it. Another roster claiming it is refused (`fetch::rosters`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub owners: BTreeMap<String, String>,
 }
 
 impl State {
