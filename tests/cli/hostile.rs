@@ -422,3 +422,57 @@ fn a_roster_speaking_for_another_hosts_session_is_refused() {
     assert_eq!(leases.len(), 1, "{st}");
     assert_eq!(leases[0]["path"], "src", "{st}");
 }
+
+/// One framed lake record (the spool's framing: `{"v":1,"crc":"…",` then the rest).
+fn framed(record: &Value) -> Vec<u8> {
+    let body = serde_json::to_string(record).unwrap();
+    let rest = &body[1..];
+    let crc = crc32fast::hash(rest.as_bytes());
+    format!("{{\"v\":1,\"crc\":\"{crc:08x}\",{rest}\n").into_bytes()
+}
+
+/// A handoff minted in the far future (the largest ULID time, year 10889) leads the
+/// briefing only until a later real note: it is ordered by the lake time it landed.
+#[test]
+fn a_far_future_handoff_does_not_lead_every_briefing_forever() {
+    let env = Env::new();
+    run(
+        &env,
+        &["fleet", "handoff", "first real note", "--status", "done"],
+    );
+    run(&env, &["sync"]);
+    let id = "7ZZZZZZZZZ0000000000000000";
+    let rec = json!({"id": id, "ts": "9999-12-31T23:59:59.000Z", "fleet": "default",
+        "agent": "intruder", "session": "s-evil", "kind": "fleet_handoff",
+        "payload": {"summary": "forged leads forever", "status": "done"}});
+    let lake = env.ctxlake_home().join("lake");
+    plant(
+        &lake,
+        &format!("handoffs/default/{id}.ndjson"),
+        &framed(&rec),
+    );
+    run(&env, &["sync"]);
+    std::thread::sleep(Duration::from_millis(20));
+    run(
+        &env,
+        &["fleet", "handoff", "later real note", "--status", "done"],
+    );
+    run(&env, &["sync"]);
+    let cached: Value = serde_json::from_slice(
+        &std::fs::read(env.ctxlake_home().join("cache/default/handoffs.json")).unwrap(),
+    )
+    .unwrap();
+    let summaries: Vec<&str> = cached["handoffs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(summaries.len(), 3, "{summaries:?}");
+    assert_eq!(summaries[0], "later real note", "{summaries:?}");
+    let forged = &cached["handoffs"][1];
+    assert!(
+        !forged["at"].as_str().unwrap().starts_with("9999"),
+        "{forged}"
+    );
+}

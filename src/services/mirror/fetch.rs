@@ -165,11 +165,32 @@ pub(super) fn fed_handoffs(
     plan::new_handoffs(st, &named)
 }
 
-/// The notes of a handoff batch of `fleet`, added to what `st` holds; the lines skipped.
-pub(super) fn handoffs(fleet: &str, st: &mut State, bytes: &[u8]) -> usize {
-    let (notes, bad) = batch::notes(bytes, fleet);
+/// How far past its batch's store time a note may claim to be from: ids and `ts` come
+/// from the writer's clock, which may run a little ahead of the lake's.
+const FUTURE_SLACK_MS: i64 = 10 * 60 * 1000;
+
+/// The notes of a handoff batch of `fleet` stored at lake time `mtime`, added to what
+/// `st` holds; the lines skipped. A note whose id or time claims to be later than its
+/// batch landed (plus slack) was minted in the future: its time is clamped to the batch's
+/// lake time, so it cannot lead every briefing forever (see `order`).
+pub(super) fn handoffs(fleet: &str, st: &mut State, bytes: &[u8], mtime: i64) -> usize {
+    let (mut notes, bad) = batch::notes(bytes, fleet);
+    let latest = mtime.saturating_add(FUTURE_SLACK_MS);
+    for n in &mut notes {
+        if order(n) > latest {
+            n.at = crate::time::format_ms(mtime);
+        }
+    }
     st.notes.extend(notes);
     bad
+}
+
+/// Where a note sorts (newest first): the earlier of its id's time and its `at`, so a
+/// clamped note sorts at its batch's lake time whatever its id says.
+fn order(n: &crate::cache::HandoffNote) -> i64 {
+    let id = crate::ulid::time_ms(&n.id).unwrap_or(i64::MAX);
+    let at = crate::time::parse_rfc3339(&n.at).unwrap_or(i64::MAX);
+    id.min(at)
 }
 
 /// Every handoff read this pass is in: keep the newest `keep` notes, and move the
@@ -183,8 +204,12 @@ pub(super) fn handoffs_done(
     lake_now: i64,
     keep: usize,
 ) {
-    st.notes.sort_by(|a, b| b.id.cmp(&a.id));
+    st.notes
+        .sort_by(|a, b| b.id.cmp(&a.id).then_with(|| order(a).cmp(&order(b))));
+    // Of one note read twice, the copy with the earlier (clamped) time is kept.
     st.notes.dedup_by(|a, b| a.id == b.id);
+    st.notes
+        .sort_by(|a, b| order(b).cmp(&order(a)).then_with(|| b.id.cmp(&a.id)));
     st.notes.truncate(keep);
     let prefix = keys::handoffs(fleet);
     st.handoffs_mark.advance(
@@ -238,7 +263,7 @@ mod tests {
         let mut bad = 0;
         for k in keys {
             let (bytes, _) = got.take(&k).unwrap();
-            bad += handoffs("f", st, &bytes);
+            bad += handoffs("f", st, &bytes, i64::MAX - 1);
         }
         handoffs_done("f", st, &listed, 0, keep);
         bad

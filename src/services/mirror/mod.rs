@@ -205,8 +205,8 @@ fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64
     for (i, f) in fleets.iter_mut().enumerate().filter(|(_, f)| !f.empty) {
         let fed = fetch::feed(&f.name, &mut f.st, &f.listed, got, lake_now);
         for k in plan::new_handoffs(&f.st, &f.listed.handoffs) {
-            if let Some((bytes, _)) = got.take(&k) {
-                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes);
+            if let Some((bytes, mtime)) = got.take(&k) {
+                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes, mtime);
             }
         }
         for k in fetch::fed_handoffs(&f.name, &f.st, &f.listed, &fed) {
@@ -258,8 +258,8 @@ fn apply(paths: &Paths, fleets: &mut [Fleet], read: Later, got: Option<Got>) -> 
         }
         Later::Handoff(i, _) => {
             let f = &mut fleets[i];
-            if let Some((bytes, _)) = got {
-                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes);
+            if let Some((bytes, mtime)) = got {
+                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes, mtime);
             }
         }
         Later::Snapshot(i, m) => {
