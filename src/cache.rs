@@ -74,8 +74,16 @@ pub struct SessionDigest {
     pub started_at: String,
     #[serde(default)]
     pub ended_at: Option<String>,
+    /// The git branch the session started on, when the runtime said. Absent, never null:
+    /// its schema says a string (the tool list's token budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub branch: Option<String>,
     /// `clean`, `error`, `abandoned`, or `running`.
     pub outcome: String,
+    /// Replayed from the runtime's transcript by `ctxlake import`, not captured live.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
     #[serde(default)]
     pub files_touched: Vec<String>,
     #[serde(default)]
@@ -262,7 +270,7 @@ impl Clean for History {
             ] {
                 clean_str(s);
             }
-            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at] {
+            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at, &mut d.branch] {
                 clean_opt(o);
             }
             d.files_touched

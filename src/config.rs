@@ -30,6 +30,8 @@ pub const KEYS: &[&str] = &[
     "memory.mode",
     "memory.embedder",
     "memory.model_dir",
+    "memory.model_url",
+    "import.prompts",
     "limits.spool_max_bytes",
     "limits.spool_rotate_bytes",
     "limits.idle_secs",
@@ -83,8 +85,11 @@ impl MemoryMode {
 /// `[memory] embedder`: what makes the snapshot's claim vectors and the query's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EmbedderKind {
-    /// The built-in word + trigram hash (default: needs no model).
+    /// all-MiniLM-L6-v2 when its model is installed, else the hash (default: a fresh
+    /// machine works offline, and installing the model is all it takes to go semantic).
     #[default]
+    Auto,
+    /// The built-in word + trigram hash: needs no model.
     Hash,
     /// all-MiniLM-L6-v2 from `[memory] model_dir`.
     MiniLm,
@@ -93,6 +98,7 @@ pub enum EmbedderKind {
 impl EmbedderKind {
     pub fn parse(s: &str) -> Option<Self> {
         match s {
+            "auto" => Some(Self::Auto),
             "hash" => Some(Self::Hash),
             "minilm" => Some(Self::MiniLm),
             _ => None,
@@ -100,6 +106,7 @@ impl EmbedderKind {
     }
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Auto => "auto",
             Self::Hash => "hash",
             Self::MiniLm => "minilm",
         }
@@ -130,6 +137,12 @@ pub struct Config {
     /// `[memory] model_dir` (env `CTXLAKE_MODEL_DIR` overrides); `None`: the default
     /// place `ctxlake memory model install` unpacks to.
     pub model_dir: Option<std::path::PathBuf>,
+    /// `[memory] model_url` (env `CTXLAKE_MODEL_URL` overrides): a mirror holding the
+    /// model's three files; `None`: the pinned revision on huggingface.co.
+    pub model_url: Option<String>,
+    /// `[import] prompts`: keep prompt text when importing transcripts (default: only
+    /// metadata, paths, commands and outcomes).
+    pub import_prompts: bool,
 }
 
 impl Default for Config {
@@ -148,8 +161,10 @@ impl Default for Config {
             mcp_log_days: DEFAULT_MCP_LOG_DAYS,
             mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
-            embedder: EmbedderKind::Hash,
+            embedder: EmbedderKind::Auto,
             model_dir: None,
+            model_url: None,
+            import_prompts: false,
         }
     }
 }
@@ -170,12 +185,17 @@ impl Config {
             c.embedder = EmbedderKind::parse(&v).ok_or_else(|| {
                 Error::usage(
                     "invalid_config",
-                    format!("`CTXLAKE_EMBEDDER` must be \"hash\" or \"minilm\", not `{v}`"),
+                    format!(
+                        "`CTXLAKE_EMBEDDER` must be \"auto\", \"hash\" or \"minilm\", not `{v}`"
+                    ),
                 )
             })?;
         }
         if let Some(v) = crate::paths::var(crate::paths::env::MODEL_DIR) {
             c.model_dir = Some(v.into());
+        }
+        if let Some(v) = crate::paths::var(crate::paths::env::MODEL_URL) {
+            c.model_url = Some(v);
         }
         Ok(c)
     }
@@ -233,6 +253,7 @@ impl Config {
         let sync = root.get("sync").and_then(Item::as_table);
         let s3 = root.get("s3").and_then(Item::as_table);
         let mcp = root.get("mcp").and_then(Item::as_table);
+        let import = root.get("import").and_then(Item::as_table);
         let memory_mode = match memory.and_then(|m| m.get("mode")) {
             None => MemoryMode::On,
             Some(i) => i
@@ -241,11 +262,17 @@ impl Config {
                 .ok_or_else(|| bad("memory.mode", "one of \"on\", \"shadow\", \"off\""))?,
         };
         let embedder = match memory.and_then(|m| m.get("embedder")) {
-            None => EmbedderKind::Hash,
+            None => EmbedderKind::Auto,
             Some(i) => i
                 .as_str()
                 .and_then(EmbedderKind::parse)
-                .ok_or_else(|| bad("memory.embedder", "one of \"hash\", \"minilm\""))?,
+                .ok_or_else(|| bad("memory.embedder", "one of \"auto\", \"hash\", \"minilm\""))?,
+        };
+        let import_prompts = match import.and_then(|t| t.get("prompts")) {
+            None => false,
+            Some(i) => i
+                .as_bool()
+                .ok_or_else(|| bad("import.prompts", "true or false"))?,
         };
         let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
             None => false,
@@ -303,6 +330,11 @@ impl Config {
                 None => None,
                 Some(t) => string(t, "model_dir", "memory.model_dir")?.map(Into::into),
             },
+            model_url: match memory {
+                None => None,
+                Some(t) => string(t, "model_url", "memory.model_url")?,
+            },
+            import_prompts,
         })
     }
 }
@@ -437,6 +469,9 @@ mod tests {
             (c.embedder, c.model_dir),
             (EmbedderKind::MiniLm, Some("/m".into()))
         );
+        assert_eq!(Config::default().embedder, EmbedderKind::Auto);
+        let c = Config::parse("[import]\nprompts = true\n", Path::new("c.toml")).unwrap();
+        assert!(c.import_prompts && c.embedder == EmbedderKind::Auto);
         let e = Config::parse("[memory]\nembedder = \"bert\"\n", Path::new("c.toml")).unwrap_err();
         assert!(e.message.contains("memory.embedder"), "{}", e.message);
         let e = Config::parse("fleet = [", Path::new("c.toml")).unwrap_err();

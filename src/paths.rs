@@ -18,6 +18,7 @@ pub mod env {
     pub const STORE: &str = "CTXLAKE_STORE";
     pub const EMBEDDER: &str = "CTXLAKE_EMBEDDER";
     pub const MODEL_DIR: &str = "CTXLAKE_MODEL_DIR";
+    pub const MODEL_URL: &str = "CTXLAKE_MODEL_URL";
     pub const TRACE_SYNC: &str = "CTXLAKE_TRACE_SYNC";
     pub const TRACE_MAINT: &str = "CTXLAKE_TRACE_MAINT";
     /// The bearer token a remote (`install --http`) entry sends; `doctor` checks it.
@@ -61,11 +62,15 @@ pub mod env {
         ),
         (
             EMBEDDER,
-            "`hash` or `minilm`: the memory embedder (overrides `[memory] embedder`)",
+            "`auto`, `hash` or `minilm`: the memory embedder (overrides `[memory] embedder`)",
         ),
         (
             MODEL_DIR,
             "the all-MiniLM-L6-v2 directory (overrides `[memory] model_dir`)",
+        ),
+        (
+            MODEL_URL,
+            "where `memory model install` downloads the model's files from: a mirror or a file server (overrides `[memory] model_url`)",
         ),
         (
             TRACE_SYNC,

@@ -19,12 +19,16 @@ mod dashboard;
 mod docs;
 #[path = "cli/doctor.rs"]
 mod doctor;
+#[path = "cli/fleets.rs"]
+mod fleets;
 #[path = "cli/hook.rs"]
 mod hook;
 #[path = "cli/hostile.rs"]
 mod hostile;
 #[path = "cli/http.rs"]
 mod http;
+#[path = "cli/import.rs"]
+mod import;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/install.rs"]
@@ -37,6 +41,10 @@ mod layers;
 mod locks;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/model.rs"]
+mod model;
+#[path = "cli/model_server.rs"]
+mod model_server;
 #[path = "cli/peer_text.rs"]
 mod peer_text;
 #[path = "cli/reads.rs"]

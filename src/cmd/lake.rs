@@ -39,7 +39,12 @@ pub fn run(cmd: LakeCmd, g: &GlobalArgs) -> Result<()> {
     let from = crate::services::open::url(&ctx.config, &a.from)?;
     let to = crate::services::open::url(&ctx.config, &a.to)?;
     crate::services::health::probe(&ctx.paths, to.as_ref())?;
-    let out = lake::copy::copy(from.as_ref(), to.as_ref(), &mut |_, _| {})?;
+    let bar = super::progress::Bar::items(g, "copying objects");
+    let out = lake::copy::copy(from.as_ref(), to.as_ref(), &mut |done, total| {
+        bar.set(done as u64, total as u64)
+    });
+    bar.finish();
+    let out = out?;
     printed(g.output().emit(&out, render))
 }
 

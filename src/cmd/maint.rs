@@ -26,7 +26,15 @@ pub struct MaintArgs {
 pub fn run(args: MaintArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = Ctx::load(&g.scope_flags())?;
     let store = crate::services::open::configured(&ctx)?;
-    let out = maint::run(&ctx, store.as_ref(), args.only)?;
+    // A bar only for a fold worth watching (a first one reads every event object).
+    let bar = super::progress::Bar::items(g, "folding claim events");
+    let out = maint::run_observed(&ctx, store.as_ref(), args.only, &mut |done, total| {
+        if total > 1000 {
+            bar.set(done, total)
+        }
+    });
+    bar.finish();
+    let out = out?;
     if !g.json {
         for r in &out.fleets {
             if let Some(n) = &r.note {

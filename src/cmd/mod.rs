@@ -11,6 +11,7 @@ pub mod completions;
 pub mod doctor;
 pub mod fleet;
 pub mod hook;
+pub mod import;
 pub mod init;
 pub mod install;
 pub mod lake;
@@ -19,6 +20,7 @@ pub mod mcp;
 pub mod mcp_http;
 pub mod mcp_token;
 pub mod memory;
+pub mod progress;
 pub mod service;
 pub mod spool;
 pub mod status;
@@ -75,6 +77,7 @@ impl GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Init(init::InitArgs),
+    Import(import::ImportArgs),
     /// Who is working where: status, advisory leases, history, handoffs.
     #[command(subcommand)]
     Fleet(fleet::FleetCmd),
@@ -106,6 +109,7 @@ pub fn run(cli: Cli) -> Result<()> {
     let g = &cli.global;
     match cli.command {
         Command::Init(a) => init::run(a, g),
+        Command::Import(a) => import::run(a, g),
         Command::Fleet(c) => fleet::run(c, g),
         Command::Memory(c) => memory::run(c, g),
         Command::Spool(c) => spool::run(c, g),

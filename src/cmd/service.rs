@@ -194,18 +194,33 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
     }))
 }
 
-/// Write the unit (when it differs) and, unless `--no-start`, start it. Prints nothing.
-fn install(a: &ServiceArgs, unit: &Unit, file: PathBuf, g: &GlobalArgs) -> Result<ServiceOutput> {
+/// The sync unit's file and the text `service install` would write there (`init
+/// --dry-run` shows it as a diff).
+pub(crate) fn sync_unit() -> Result<(PathBuf, String)> {
+    let unit = Unit::of(&ServiceArgs {
+        no_start: false,
+        http: None,
+    })?;
+    Ok((unit_path(&unit)?, text_for(&unit)?))
+}
+
+/// The unit text for this binary and the environment as it is now.
+fn text_for(unit: &Unit) -> Result<String> {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| Error::storage("io", "cannot find this binary's path").source(e))?;
-    let text = unit_text(
+    Ok(unit_text(
         unit,
         &exe.display().to_string(),
         &var("PATH").unwrap_or_default(),
         &home()?.display().to_string(),
         var(crate::paths::env::HOME).as_deref(),
-    );
+    ))
+}
+
+/// Write the unit (when it differs) and, unless `--no-start`, start it. Prints nothing.
+fn install(a: &ServiceArgs, unit: &Unit, file: PathBuf, g: &GlobalArgs) -> Result<ServiceOutput> {
+    let text = text_for(unit)?;
     let changed = std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str());
     if changed {
         crate::fsutil::write_atomic(&file, text.as_bytes(), 0o644)?;

@@ -1,7 +1,6 @@
 //! `ctxlake sync [--watch]`: drain the spool into the lake, then mirror the lake into
 //! the cache. `--watch` is the per-host daemon (one per host, enforced by a lock).
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -94,20 +93,20 @@ fn warning(w: &Warning) -> String {
     }
 }
 
-/// What a pass shows while it works: a wait for another sync, and the drain's progress
-/// on a terminal (at most twice a second).
+/// What a sync shows while it runs: a note when it waits for another sync, and a
+/// progress bar while a large spool drains (a first sync of a long backlog, an import).
 struct Shown<'a> {
     g: &'a GlobalArgs,
-    show: bool,
-    last: Instant,
+    bar: Option<super::progress::Bar>,
+    started: Instant,
 }
 
 impl<'a> Shown<'a> {
     fn new(g: &'a GlobalArgs) -> Self {
         Shown {
             g,
-            show: std::io::stderr().is_terminal() && !g.quiet,
-            last: Instant::now(),
+            bar: None,
+            started: Instant::now(),
         }
     }
 }
@@ -120,13 +119,31 @@ impl sync::Observer for Shown<'_> {
     }
 
     fn drained(&mut self, done: u64, total: u64) {
-        if self.show && self.last.elapsed() > Duration::from_millis(500) {
-            self.last = Instant::now();
-            crate::output::stderr(&format!(
-                "\rdraining spool: {} of {}",
-                crate::spool::human_bytes(done),
-                crate::spool::human_bytes(total)
-            ));
+        self.show(done, total, |g| {
+            super::progress::Bar::bytes(g, "draining the spool")
+        });
+    }
+
+    fn mirrored(&mut self, done: u64, total: u64) {
+        self.show(done, total, |g| {
+            super::progress::Bar::items(g, "mirroring fleets")
+        });
+    }
+}
+
+impl Shown<'_> {
+    /// Only work that lasts gets a bar: a quick pass never flashes one.
+    fn show(&mut self, done: u64, total: u64, new: impl Fn(&GlobalArgs) -> super::progress::Bar) {
+        if self.bar.is_none() && done < total && self.started.elapsed() > Duration::from_millis(500)
+        {
+            self.bar = Some(new(self.g));
+        }
+        if let Some(b) = &self.bar {
+            b.set(done, total);
+            if done >= total {
+                b.finish();
+                self.bar = None;
+            }
         }
     }
 }

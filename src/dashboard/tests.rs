@@ -113,6 +113,22 @@ fn a_moderate_fleet_page_stays_under_100_kb_and_names_what_matters() {
     assert!(page.starts_with("<!doctype html>") && page.ends_with("</html>"));
 }
 
+/// A session replayed by `ctxlake import` shows like a live one, marked as imported.
+#[test]
+fn an_imported_session_is_marked() {
+    let d = tempfile::tempdir().unwrap();
+    let ctx = fleet(d.path(), 2, 2);
+    let mut h: History = serde_json::from_slice(
+        &std::fs::read(ctx.paths.cache_file("team", cache::HISTORY)).unwrap(),
+    )
+    .unwrap();
+    h.sessions[0].imported = true;
+    h.sessions[0].outcome = "clean".into();
+    write(&ctx, cache::HISTORY, &h);
+    let page = super::fleet_page(&ctx, "team").unwrap();
+    assert_eq!(page.matches("clean (imported)").count(), 1, "{page}");
+}
+
 #[test]
 fn hostile_cache_text_renders_inert() {
     let d = tempfile::tempdir().unwrap();

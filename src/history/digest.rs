@@ -50,6 +50,12 @@ pub fn fold(
         if let Some(rt) = p["runtime"].as_str() {
             d.runtime = Some(rt.to_string());
         }
+        if p["imported"] == true {
+            d.imported = true;
+        }
+        if let Some(b) = p["branch"].as_str().filter(|b| !b.is_empty()) {
+            d.branch = Some(b.to_string());
+        }
         if let Some(repo) = p["repo"].as_str().filter(|s| !s.is_empty()) {
             d.repo = Some(repo.to_string());
         } else if d.repo.is_none()

@@ -22,18 +22,45 @@ pub const DROPPED_FILE: &str = "hook-dropped.count";
 
 /// The spool record for `event`, its payload through the write boundary ([`scrub`]).
 pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Record {
-    let mut payload = serde_json::to_value(event).unwrap_or(Value::Null);
+    let payload = serde_json::to_value(event).unwrap_or(Value::Null);
+    let (id, ts) = (crate::ulid::new(), ctx.now_rfc3339());
+    seal(ctx, runtime.as_str(), session, event.kind, payload, id, ts)
+}
+
+/// A replayed event (`ctxlake import`): the same boundary as a live one, with the id and
+/// time the transcript gives. `runtime` may be one without hooks (opencode).
+pub fn replay(
+    ctx: &Ctx,
+    runtime: &str,
+    session: &str,
+    kind: Kind,
+    payload: Value,
+    id: String,
+    ts: String,
+) -> Record {
+    seal(ctx, runtime, session, Some(kind), payload, id, ts)
+}
+
+fn seal(
+    ctx: &Ctx,
+    runtime: &str,
+    session: &str,
+    kind: Option<Kind>,
+    mut payload: Value,
+    id: String,
+    ts: String,
+) -> Record {
     if let Value::Object(m) = &mut payload {
-        m.insert("runtime".into(), json!(runtime.as_str()));
+        m.insert("runtime".into(), json!(runtime));
     }
     scrub(&mut payload, FIELD_CHARS);
     Record {
-        id: crate::ulid::new(),
-        ts: ctx.now_rfc3339(),
+        id,
+        ts,
         fleet: ctx.scope.fleet.clone(),
         agent: ctx.scope.agent.clone(),
         session: session.to_string(),
-        kind: record_kind(event.kind),
+        kind: record_kind(kind),
         payload,
     }
 }

@@ -12,6 +12,7 @@ const VARS: &[&str] = &[
     "GEMINI_CLI_HOME",
     "HERMES_HOME",
     "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
 ];
 
 #[derive(Debug, Clone)]
@@ -57,6 +58,14 @@ impl Env {
             .map(PathBuf::from)
             .filter(|p| p.is_absolute())
             .unwrap_or_else(|| self.home.join(".config"))
+    }
+
+    /// `$XDG_DATA_HOME`, else `~/.local/share` (where opencode keeps its database).
+    pub fn xdg_data(&self) -> PathBuf {
+        self.var("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .unwrap_or_else(|| self.home.join(".local/share"))
     }
 
     pub fn on_path(&self, bin: &str) -> bool {

@@ -381,6 +381,11 @@ impl<'a> Applier<'a> {
         if is_hook {
             let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
             self.segments.entry(k).or_default().push(rec.clone());
+            // A session replayed from a transcript (`ctxlake import`) ended long ago: it
+            // belongs in history, never in the roster of live agents.
+            if rec.payload["imported"] == true {
+                return Ok(Some(true));
+            }
         }
         self.apply_presence(&rec).map(Some)
     }

@@ -6,6 +6,8 @@
 pub mod doctor;
 pub mod drain;
 pub mod health;
+pub mod import;
+pub mod init;
 pub mod maint;
 pub mod mirror;
 pub mod open;

@@ -38,6 +38,8 @@ pub trait Observer {
     fn waiting_for_lock(&mut self) {}
     /// The drain moved `done` of `total` spool bytes into the lake.
     fn drained(&mut self, _done: u64, _total: u64) {}
+    /// The mirror finished `done` of `total` fleets (a first sync reads each one whole).
+    fn mirrored(&mut self, _done: u64, _total: u64) {}
 }
 
 /// Held exclusively by the one `sync --watch` daemon of a host (in the state dir).
@@ -89,8 +91,11 @@ pub fn once(
     let drained = drain(ctx, store, carry, seen)?;
     trace("drained");
     let plan = mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
+    let (total, mut done) = (plan.fleets.len() as u64, 0);
     let fleets = mirror::mirror_all(&ctx.paths, &ctx.config, store, &plan, |f| {
         trace(&format!("mirrored {f}"));
+        done += 1;
+        seen.mirrored(done, total);
         // The hook's session-start briefing, pre-rendered so the hook stays within budget.
         let mut fleet_ctx = ctx.clone();
         fleet_ctx.scope.fleet = f.to_string();

@@ -34,6 +34,12 @@ impl Vectors {
         {
             return Vectors::default();
         }
+        if !super::embed::select::wants_minilm(paths, config) {
+            return Vectors {
+                note: Some(super::embed::select::NO_MODEL_NOTE.into()),
+                ..Vectors::default()
+            };
+        }
         match super::embed::select::minilm(paths, config) {
             Ok(m) => Vectors {
                 embedder: Some(m),

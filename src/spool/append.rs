@@ -202,6 +202,29 @@ fn write_overflow(path: &Path, line: &[u8], durable: bool) -> Result<PathBuf> {
     result.map(|()| target)
 }
 
+/// Write `recs` as one new sealed file `<dir>/<stem>.<ulid>.ndjson` (fsynced, placed by
+/// rename, so `sync` drains it whole or not at all). For a writer with many records at
+/// once (`ctxlake import`): no lock, no append, one file per batch.
+pub fn write_sealed(dir: &Path, stem: &str, recs: &[Record], limits: Limits) -> Result<PathBuf> {
+    let bytes: Vec<u8> = recs.iter().flat_map(encode).collect();
+    if !dir.exists() {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Error::io("cannot create spool directory", dir, e))?;
+    }
+    check_room(dir, bytes.len() as u64, limits)?;
+    write_overflow(&dir.join(format!("{stem}.ndjson")), &bytes, true).map(|seg| {
+        // An overflow segment's name marks it as one: this batch is a plain sealed file.
+        let plain = dir.join(format!("{stem}.{}.ndjson", crate::ulid::new()));
+        match fs::rename(&seg, &plain) {
+            Ok(()) => plain,
+            Err(_) => seg,
+        }
+    })
+}
+
 /// Rename a full spool file aside (`<stem>.<ulid>.ndjson`); readers drain sealed files.
 /// Losing the race to another rotator is fine.
 pub fn rotate(path: &Path) -> Option<PathBuf> {

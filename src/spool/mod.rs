@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 
 mod kind;
-pub use append::{Landed, Limits, Wait, append, rotate};
+pub use append::{Landed, Limits, Wait, append, rotate, write_sealed};
 pub use kind::RecordKind;
 
 pub const PREFIX: &[u8] = b"{\"v\":1,\"crc\":\"";

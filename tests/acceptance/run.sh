@@ -63,6 +63,9 @@ run bash tests/acceptance/runtimes.sh "$BIN" "$TOOLS/bin"
 for extra in tests/acceptance/hooks.sh tests/acceptance/install_http.sh tests/acceptance/doctor.sh; do
   [ -f "$extra" ] && run bash "$extra" "$BIN" "$TOOLS/bin"
 done
+# `init`'s guided prompts on a pseudo-terminal: defaults taken, then a re-run that asks
+# nothing about what is already set up.
+run python3 tests/acceptance/init_tty.py "$BIN"
 # The fleet dashboard in headless Chromium (Debian's package, installed by .ci/run); the
 # screenshot lands in $CTXLAKE_ARTIFACTS (default target/dashboard-artifacts).
 run bash tests/acceptance/dashboard.sh "$BIN"

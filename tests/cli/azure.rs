@@ -69,7 +69,13 @@ fn init_probes_the_container_and_lake_copy_moves_a_local_lake_in() {
     local.extra.retain(|(k, _)| k != "CTXLAKE_STORE");
     let out = local
         .cmd()
-        .args(["init", "--yes", "--store", "az://moved/lake"])
+        .args([
+            "init",
+            "--yes",
+            "--config-only",
+            "--store",
+            "az://moved/lake",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success(), "a missing container is refused");
@@ -78,7 +84,16 @@ fn init_probes_the_container_and_lake_copy_moves_a_local_lake_in() {
         "nothing is written before the probe passed"
     );
     az.create_container("moved");
-    run(&local, &["init", "--yes", "--store", "az://moved/lake"]);
+    run(
+        &local,
+        &[
+            "init",
+            "--yes",
+            "--config-only",
+            "--store",
+            "az://moved/lake",
+        ],
+    );
     let text = std::fs::read_to_string(local.ctxlake_home().join("config.toml")).unwrap();
     assert!(text.contains("store = \"az://moved/lake\""), "{text}");
 

@@ -53,7 +53,13 @@ fn init_probes_the_bucket_before_writing_the_config() {
     let config = env.ctxlake_home().join("config.toml");
     let out = env
         .cmd()
-        .args(["init", "--yes", "--store", "s3://no-such-bucket/team"])
+        .args([
+            "init",
+            "--yes",
+            "--config-only",
+            "--store",
+            "s3://no-such-bucket/team",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success(), "a missing bucket is refused");
@@ -66,7 +72,16 @@ fn init_probes_the_bucket_before_writing_the_config() {
         !config.exists(),
         "nothing is written before the probe passed"
     );
-    run(&env, &["init", "--yes", "--store", "s3://lake/team"]);
+    run(
+        &env,
+        &[
+            "init",
+            "--yes",
+            "--config-only",
+            "--store",
+            "s3://lake/team",
+        ],
+    );
     let text = std::fs::read_to_string(&config).unwrap();
     assert!(text.contains("store = \"s3://lake/team\""), "{text}");
     assert!(

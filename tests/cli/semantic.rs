@@ -1,5 +1,5 @@
 //! Semantic memory end to end: a missing model falls back to the hash with a note (never
-//! an error), `memory model install` + `[memory] embedder = "minilm"` make the next
+//! an error), `memory model install` (with the default `embedder = "auto"`, or "minilm") make the next
 //! `maint` republish with MiniLM vectors, and a paraphrase then finds its claim. The
 //! model half is `#[ignore]`d: `.ci/run` sets `CTXLAKE_TEST_MODEL_DIR` and runs it with
 //! `--include-ignored`.
@@ -114,5 +114,44 @@ fn an_installed_model_republishes_and_minilm_finds_the_paraphrase() {
     // Back to the hash: the snapshot's hash vectors serve, with no note.
     env.extra[0].1 = "hash".into();
     let v = env.json(&["memory", "search", "clippy warnings"]);
+    assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
+}
+
+/// `embedder = "auto"`, the default, with no model: the hash, a note from `maint`, none
+/// on a search. Returns what the first `maint` published.
+fn auto_without_a_model(env: &mut Env) -> Value {
+    propose_twice(env);
+    let first = maint(env);
+    assert_eq!(first["outcome"], "published");
+    let note = first["note"].as_str().unwrap_or_default();
+    assert!(note.contains("no semantic model is installed"), "{first}");
+    let v = env.json(&["memory", "search", "clippy warnings"]);
+    assert!(v.get("note").is_none(), "no model, no search note: {v}");
+    assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
+    first
+}
+
+#[test]
+fn auto_is_the_hash_until_a_model_is_installed() {
+    auto_without_a_model(&mut Env::new());
+}
+
+/// Then installing the model is all it takes: the next `maint` embeds with MiniLM.
+#[test]
+#[ignore = "needs the MiniLM model: run .ci/run"]
+fn auto_picks_minilm_once_a_model_is_installed() {
+    let model = std::env::var_os("CTXLAKE_TEST_MODEL_DIR")
+        .expect("this test needs all-MiniLM-L6-v2: set CTXLAKE_TEST_MODEL_DIR, or run .ci/run");
+    let mut env = Env::new();
+    let first = auto_without_a_model(&mut env);
+    let model = model.to_string_lossy().to_string();
+    env.cmd()
+        .args(["memory", "model", "install", "--from", &model])
+        .assert()
+        .success();
+    let second = maint(&env);
+    assert_ne!(first["snapshot_id"], second["snapshot_id"], "{second}");
+    assert!(second.get("note").is_none(), "{second}");
+    let v = env.json(&["memory", "search", PARAPHRASE]);
     assert_eq!(v["results"][0]["claim"], CLAIM, "{v}");
 }

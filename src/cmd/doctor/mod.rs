@@ -61,39 +61,66 @@ struct Output {
     fix: Option<fix::FixOutput>,
 }
 
+/// What doctor needs to look at on this machine, gathered once.
+pub(crate) struct Machine {
+    paths: Paths,
+    config: Option<Config>,
+    inst: crate::install::Installer,
+    opts: crate::install::EntryOpts,
+    exe: std::path::PathBuf,
+    sync_unit: std::path::PathBuf,
+    http_unit: std::path::PathBuf,
+}
+
+impl Machine {
+    pub(crate) fn gather(g: &GlobalArgs) -> Result<Machine> {
+        let paths = Paths::from_env()?;
+        let config = Config::load(&paths.config_file()).ok();
+        // A broken config is the settings group's finding; the other groups use the defaults.
+        let fallback = Config::default();
+        let scope =
+            crate::scope::Scope::resolve(&g.scope_flags(), config.as_ref().unwrap_or(&fallback))
+                .or_else(|_| crate::scope::Scope::resolve(&Default::default(), &fallback))?;
+        let (inst, opts) = super::install::setup_with(&paths, scope, false, true)?;
+        let exe = std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map_err(|e| {
+                Error::storage("no_exe", "cannot find the path of this ctxlake binary").source(e)
+            })?;
+        Ok(Machine {
+            paths,
+            config,
+            inst,
+            opts,
+            exe,
+            sync_unit: super::service::unit_file(false)?,
+            http_unit: super::service::unit_file(true)?,
+        })
+    }
+
+    /// Run every check.
+    pub(crate) fn check(&self) -> Report {
+        doctor::run(&Inputs {
+            paths: &self.paths,
+            config: self.config.as_ref(),
+            installer: &self.inst,
+            opts: &self.opts,
+            exe: &self.exe,
+            sync_unit: &self.sync_unit,
+            http_unit: &self.http_unit,
+        })
+    }
+}
+
 pub fn run(a: &DoctorArgs, g: &GlobalArgs) -> Result<()> {
-    let paths = Paths::from_env()?;
-    let config = Config::load(&paths.config_file()).ok();
-    // A broken config is the settings group's finding; the other groups use the defaults.
-    let fallback = Config::default();
-    let scope =
-        crate::scope::Scope::resolve(&g.scope_flags(), config.as_ref().unwrap_or(&fallback))
-            .or_else(|_| crate::scope::Scope::resolve(&Default::default(), &fallback))?;
-    let (inst, opts) = super::install::setup_with(&paths, scope, false, true)?;
-    let exe = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| {
-            Error::storage("no_exe", "cannot find the path of this ctxlake binary").source(e)
-        })?;
-    let (sync_unit, http_unit) = (
-        super::service::unit_file(false)?,
-        super::service::unit_file(true)?,
-    );
-    let inputs = Inputs {
-        paths: &paths,
-        config: config.as_ref(),
-        installer: &inst,
-        opts: &opts,
-        exe: &exe,
-        sync_unit: &sync_unit,
-        http_unit: &http_unit,
-    };
-    let mut report = doctor::run(&inputs);
+    let m = Machine::gather(g)?;
+    let (inst, opts) = (&m.inst, &m.opts);
+    let mut report = m.check();
     let mut fix = None;
     if a.fix {
-        let f = fix::run(a, g, &report, &inst, &opts)?;
+        let f = fix::run(a, g, &report, inst, opts)?;
         if f.applied {
-            report = doctor::run(&inputs);
+            report = m.check();
         }
         fix = Some(f);
     }

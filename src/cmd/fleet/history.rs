@@ -59,12 +59,18 @@ fn render(out: &HistoryOutput) -> String {
         s.push_str(&format!("handoffs\n{t}\n"));
     }
     if !out.sessions.is_empty() {
-        let mut t = table(&["started", "agent", "outcome", "files", "tests"]);
+        let mut t = table(&["started", "agent", "repo", "outcome", "files", "tests"]);
         for x in &out.sessions {
+            // A session replayed from its runtime's transcript says so.
+            let outcome = match x.imported {
+                true => format!("{} (imported)", x.outcome),
+                false => x.outcome.clone(),
+            };
             t.add_row(vec![
                 x.started_at.clone(),
                 x.agent.clone(),
-                x.outcome.clone(),
+                x.repo.clone().unwrap_or_default(),
+                outcome,
                 x.files_touched.len().to_string(),
                 x.tests.join(", "),
             ]);

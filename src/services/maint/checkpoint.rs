@@ -192,7 +192,14 @@ fn start(paths: &Paths, store: &dyn Store, fleet: &str, now: i64) -> Result<(Bas
 }
 
 /// The folded state of `fleet`: where this host left it plus the events after it.
-pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Loaded> {
+/// `progress(done, total)` counts the event objects read: a first fold (no state, no
+/// checkpoint) reads every one the fleet ever wrote.
+pub(crate) fn load(
+    paths: &Paths,
+    store: &dyn Store,
+    fleet: &str,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Loaded> {
     let now = store.now_ms()?;
     let (base, mut cp) = start(paths, store, fleet, now)?;
     crate::services::trace::mark("state read+parse");
@@ -211,11 +218,15 @@ pub(crate) fn load(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Load
     keys.dedup();
     let mut bad_lines = 0;
     let mut events = Vec::new();
-    for found in store.get_many(&keys)? {
-        let Some((b, _)) = found else { continue };
-        let (got, bad) = crate::memory::event::events(&b, fleet);
-        events.extend(got);
-        bad_lines += bad;
+    let total = keys.len() as u64;
+    for (i, chunk) in keys.chunks(256).enumerate() {
+        for found in store.get_many(chunk)? {
+            let Some((b, _)) = found else { continue };
+            let (got, bad) = crate::memory::event::events(&b, fleet);
+            events.extend(got);
+            bad_lines += bad;
+        }
+        progress(((i * 256 + chunk.len()) as u64).min(total), total);
     }
     crate::services::trace::mark("event reads");
     let fresh = cp.fold.apply(events);

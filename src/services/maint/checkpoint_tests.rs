@@ -74,7 +74,7 @@ fn folded(events: &[Event]) -> String {
 /// One `maint`'s load and save (a checkpoint once `min` events are unsaved): the events
 /// folded and the fold, as `folded` renders it.
 fn checkpointed(paths: &Paths, store: &dyn Store, min: usize) -> (usize, String) {
-    let mut l = load(paths, store, "f").unwrap();
+    let mut l = load(paths, store, "f", &mut |_, _| {}).unwrap();
     save(paths, store, "f", &mut l, min, false).unwrap();
     let f = l.checkpoint.fold.folded();
     (
@@ -150,7 +150,7 @@ fn a_new_host_starts_from_the_newest_checkpoint() {
     }
     let b = another_host(&paths);
     store.take();
-    let l = load(&b, &store, "f").unwrap();
+    let l = load(&b, &store, "f", &mut |_, _| {}).unwrap();
     assert!(matches!(l.base, Base::Checkpoint(_)));
     assert_eq!((l.checkpoint.fold.events(), l.fresh), (43, 3));
     assert_eq!(
@@ -160,7 +160,7 @@ fn a_new_host_starts_from_the_newest_checkpoint() {
     );
     // A copy of this host's state moved to a home that uses another lake.
     let elsewhere = LocalStore::open(&_d.path().join("elsewhere")).unwrap();
-    let l = load(&paths, &elsewhere, "f").unwrap();
+    let l = load(&paths, &elsewhere, "f", &mut |_, _| {}).unwrap();
     assert_eq!((l.base, l.checkpoint.fold.events()), (Base::Nothing, 0));
 }
 
@@ -212,7 +212,7 @@ fn a_checkpoint_of_another_version_is_not_used() {
         );
         store.create(&key, v.to_string().as_bytes()).unwrap();
     }
-    let l = load(&another_host(&paths), &store, "f").unwrap();
+    let l = load(&another_host(&paths), &store, "f", &mut |_, _| {}).unwrap();
     assert_eq!((l.base, l.fresh), (Base::Checkpoint(good), 0));
     let f = l.checkpoint.fold.folded();
     assert_eq!(
@@ -239,7 +239,7 @@ fn old_checkpoints_are_pruned_and_a_lost_one_falls_back_to_an_older() {
     store.delete(&kept[KEEP - 1].key).unwrap();
     std::fs::remove_file(local_file(&paths, "f")).unwrap();
     store.take();
-    let l = load(&paths, &store, "f").unwrap();
+    let l = load(&paths, &store, "f", &mut |_, _| {}).unwrap();
     assert_eq!(l.checkpoint.fold.events(), 35);
     assert_eq!(l.base, Base::Checkpoint(kept[KEEP - 2].key.clone()));
     // The lost one, the older one, and the one event it did not hold.
@@ -273,7 +273,7 @@ fn a_checkpoint_holding_a_claim_twice_is_not_used() {
         &crate::lake::watermark::lake_ulid(store.now_ms().unwrap() + 1, b"f"),
     );
     store.create(&forged, v.to_string().as_bytes()).unwrap();
-    let l = load(&another_host(&paths), &store, "f").unwrap();
+    let l = load(&another_host(&paths), &store, "f", &mut |_, _| {}).unwrap();
     assert_eq!(l.base, Base::Checkpoint(good));
     let full = crate::memory::event::load_events(&store, "f").unwrap();
     let f = l.checkpoint.fold.folded();

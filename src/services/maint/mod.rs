@@ -44,7 +44,13 @@ pub struct MaintOutput {
 
 /// `maint` for `only` that fleet, else every fleet the lake holds, after probing the
 /// store and checking its format. A fleet's failure names the fleet and stops the run.
-pub fn run(ctx: &Ctx, store: &dyn Store, only: Option<String>) -> Result<MaintOutput> {
+/// `progress(done, total)` is called as each fleet's event objects are read.
+pub fn run_observed(
+    ctx: &Ctx,
+    store: &dyn Store,
+    only: Option<String>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<MaintOutput> {
     super::trace::configure(ctx.trace);
     super::health::probe(&ctx.paths, store)?;
     crate::lake::format::ensure(store)?;
@@ -61,15 +67,17 @@ pub fn run(ctx: &Ctx, store: &dyn Store, only: Option<String>) -> Result<MaintOu
         fleets: Vec::new(),
     };
     for f in fleets {
-        let r = maint(&ctx.paths, &ctx.config, store, &f, &writer).map_err(|e| Error {
-            message: format!("fleet `{f}`: {}", e.message),
-            ..e
-        })?;
+        let r =
+            observed(&ctx.paths, &ctx.config, store, &f, &writer, progress).map_err(|e| Error {
+                message: format!("fleet `{f}`: {}", e.message),
+                ..e
+            })?;
         out.fleets.push(r);
     }
     Ok(out)
 }
 
+#[cfg(test)]
 pub fn maint(
     paths: &Paths,
     config: &Config,
@@ -77,9 +85,20 @@ pub fn maint(
     fleet: &str,
     writer: &str,
 ) -> Result<MaintReport> {
+    observed(paths, config, store, fleet, writer, &mut |_, _| {})
+}
+
+fn observed(
+    paths: &Paths,
+    config: &Config,
+    store: &dyn Store,
+    fleet: &str,
+    writer: &str,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<MaintReport> {
     super::trace::start();
     let _lock = lock(paths, fleet, config.lock_wait())?;
-    let mut loaded = checkpoint::load(paths, store, fleet)?;
+    let mut loaded = checkpoint::load(paths, store, fleet, progress)?;
     let mut latest = Latest::new(store, fleet);
     let (mut report, built) = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
         Some(r) => (r, false),

@@ -20,17 +20,38 @@ pub(crate) fn install(from: &Path, dest: &Path) -> Result<(), String> {
         // The marker goes with the temp dir: verification here must hash every file.
         verify::check(&tmp, &tmp.join(".unused-marker"))?;
         let _ = std::fs::remove_file(tmp.join(".unused-marker"));
-        if dest.exists() {
-            std::fs::remove_dir_all(dest)
-                .map_err(|e| format!("cannot replace `{}`: {e}", dest.display()))?;
-        }
-        std::fs::rename(&tmp, dest)
-            .map_err(|e| format!("cannot move into `{}`: {e}", dest.display()))
+        replace(&tmp, dest)
     });
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
     result
+}
+
+/// Put the verified directory `new` in place of `dest`: the old model is renamed aside
+/// first and comes back if the swap fails, so a failure keeps the previous model, and
+/// readers see one whole model or the other (a running `ctxlake mcp` keeps its mapped
+/// old file). Both are in the same parent, so each step is one `rename(2)`.
+pub(crate) fn replace(new: &Path, dest: &Path) -> Result<(), String> {
+    let parent = dest
+        .parent()
+        .ok_or_else(|| format!("`{}` has no parent directory", dest.display()))?;
+    let old = parent.join(format!(".replaced-{}", crate::fsutil::nonce()));
+    let had = dest.exists();
+    if had {
+        std::fs::rename(dest, &old).map_err(|e| format!("cannot move the old model aside: {e}"))?;
+    }
+    if let Err(e) = std::fs::rename(new, dest) {
+        if had {
+            let _ = std::fs::rename(&old, dest);
+        }
+        return Err(format!("cannot move into `{}`: {e}", dest.display()));
+    }
+    let _ = crate::fsutil::sync_dir(parent);
+    if had {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
 }
 
 fn unpack(from: &Path, to: &Path) -> Result<(), String> {

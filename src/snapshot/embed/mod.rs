@@ -4,6 +4,7 @@
 //! vectors of the embedder that made it.
 
 pub(crate) mod bert;
+pub(crate) mod download;
 pub mod hash;
 pub(crate) mod install;
 mod mapped;
@@ -13,6 +14,7 @@ pub(crate) mod verify;
 mod words;
 
 pub use hash::HashEmbedder;
+pub(crate) use select::model_dir;
 
 pub trait Embedder: Send + Sync {
     /// Stored beside the vectors (`hash-v1`, `minilm-l6-v2`).

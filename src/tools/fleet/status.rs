@@ -13,7 +13,7 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 pub const TOOL: Tool = Tool {
     name: "fleet_status",
     title: "Fleet status",
-    description: "Who in the fleet is active, on what task, and which repo paths each holds or contends for (advisory leases, as of the last sync). Call before editing shared code.",
+    description: "Who in the fleet is active, on what task, and which repo paths each holds or contends for (advisory leases, as of the last sync). Call before editing shared code. Unpinned, no `fleet`: also lists fleets.",
     read_only: true,
     input_schema: schema_of::<StatusInput>,
     output_schema: schema_of::<StatusOutput>,
@@ -45,6 +45,12 @@ pub struct StatusOutput {
     pub advisory: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows. Absent,
+    /// never null; its rows (`fleet list`'s) are not spelled out in the output schema: the
+    /// tool list's token budget (`tests/cli/mcp/tokens.rs`) has no room for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<serde_json::Value>")]
+    pub fleets: Option<Vec<super::list::FleetRow>>,
     /// Why the roster gave no data, for the human header (the note says it to JSON readers).
     #[serde(skip)]
     pub cache_problem: Option<cache::Problem>,
@@ -84,6 +90,8 @@ pub struct LeaseRow {
 
 pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
     let fleet = ctx.fleet(input.fleet.as_deref())?;
+    // A pinned server speaks for one fleet only: it never names the others.
+    let discover = input.fleet.is_none() && ctx.pinned_fleet.is_none();
     let read: cache::Read<Roster> = cache::read(&ctx.paths, &fleet, cache::ROSTER);
     let mut out = StatusOutput {
         fleet,
@@ -96,6 +104,7 @@ pub fn run(ctx: &Ctx, input: StatusInput) -> Result<StatusOutput> {
         truncated: false,
         advisory: rules::ADVISORY.into(),
         note: read.note,
+        fleets: discover.then(|| super::list::fleets(ctx)),
         cache_problem: read.problem,
     };
     let Some(roster) = read.data else {

@@ -74,6 +74,18 @@ fn populate(env: &Env) {
         session: "sess-b".into(),
         text: "tried RUST_TEST_THREADS=1, it passed".into(),
     };
+    // `fleet_status` lists the fleets this host served, from the call log the MCP side
+    // appends to: one earlier call today (a server prunes old logs), so both sides see the
+    // same log.
+    let now = ctxlake::time::now_ms();
+    env.write(
+        &format!("logs/mcp-{}.jsonl", ctxlake::time::date_of(now)),
+        &format!(
+            "{}\n",
+            json!({"ts": ctxlake::time::format_ms(now - 60_000), "fleet": "default",
+                   "tool": "fleet_status", "args_hash": "0", "latency_ms": 1, "ok": true})
+        ),
+    );
     let snap = env.ctxlake_home().join("cache/default/snapshot.bin");
     ctxlake::snapshot::build::build(&snap, "snap-1", "default", "on", &[claim], &[event]).unwrap();
 }

@@ -126,7 +126,7 @@ fn a_store_that_ignores_if_none_match_is_refused() {
     for cmd in [
         vec!["sync"],
         vec!["maint"],
-        vec!["init", "--yes", "--store", store],
+        vec!["init", "--yes", "--config-only", "--store", store],
     ] {
         let out = env.cmd().args(&cmd).output().unwrap();
         assert!(!out.status.success(), "{cmd:?} must refuse the store");
