@@ -42,15 +42,20 @@ def claim_text(i):
 
 
 def write_events(lake, n):
+    """One framed batch object per event, as a drain lands them (`gen.py claims`' format)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from gen import frame as framed, ulid
     d = os.path.join(lake, "claims", "default", "events")
     os.makedirs(d, exist_ok=True)
+    os.makedirs(os.path.join(lake, "fleets"), exist_ok=True)
+    open(os.path.join(lake, "fleets", "default"), "w").close()
     for i in range(n):
-        ev = {"id": f"01BENCH{i:08d}", "at": "2026-11-29T00:00:00.000Z", "kind": "memory_propose",
-              "agent": "a", "session": f"s{i}",
+        ev = {"id": ulid(i), "ts": "2026-11-29T00:00:00.000Z", "fleet": "default",
+              "kind": "memory_propose", "agent": "a", "session": f"s{i}",
               "payload": {"claim": claim_text(i), "type": "environment", "subject": f"s{i % 50}",
-                          "evidence": [{"session_id": f"s{i}", "message_id": "m"}]}}
-        with open(os.path.join(d, f"01BENCH{i:08d}.json"), "w") as f:
-            json.dump(ev, f)
+                          "scope": "agent", "evidence": [{"session_id": f"s{i}", "message_id": "m"}]}}
+        with open(os.path.join(d, ulid(i) + ".ndjson"), "w") as f:
+            f.write(framed(ev))
 
 
 def run(bin_, env, *args, check=True):

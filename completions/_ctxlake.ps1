@@ -232,6 +232,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current')
+            [CompletionResult]::new('keep', 'keep', [CompletionResultType]::ParameterValue, 'Keep a claim flagged as probably outdated: the flag is dismissed')
             [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -243,6 +245,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'How many results (default 10, at most 200)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--include-superseded', '--include-superseded', [CompletionResultType]::ParameterName, 'Also claims newer ones replaced (for history questions)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
@@ -257,6 +260,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'What it is about (a component, tool or topic)')
             [CompletionResult]::new('--evidence', '--evidence', [CompletionResultType]::ParameterName, 'A citation `SESSION_ID:MESSAGE_ID` (repeatable)')
             [CompletionResult]::new('--evidence-json', '--evidence-json', [CompletionResultType]::ParameterName, 'Citations as a JSON array of objects with `session_id` and `message_id`')
+            [CompletionResult]::new('--supersedes', '--supersedes', [CompletionResultType]::ParameterName, 'A claim this one replaces (`c-…`, repeatable, at most 20)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The slot of a single-valued fact (`ci.node-version`): replaces older claims with it')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
@@ -283,7 +288,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;list' {
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only claims with this status (default: all)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only claims with this status (default: all but superseded)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Rows (default 50, at most 200)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -323,6 +328,33 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;retire' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;supersede' {
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'The claim that replaces it (`c-…`)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ctxlake;memory;keep' {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the claim''s timeline')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
@@ -398,6 +430,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current')
+            [CompletionResult]::new('keep', 'keep', [CompletionResultType]::ParameterValue, 'Keep a claim flagged as probably outdated: the flag is dismissed')
             [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -421,6 +455,12 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;memory;help;retire' {
+            break
+        }
+        'ctxlake;memory;help;supersede' {
+            break
+        }
+        'ctxlake;memory;help;keep' {
             break
         }
         'ctxlake;memory;help;model' {
@@ -900,6 +940,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a claim by hand: agents see it (preferences are promoted only this way)')
             [CompletionResult]::new('contest', 'contest', [CompletionResultType]::ParameterValue, 'Mark a claim CONTESTED by hand: it stays visible, flagged')
             [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a claim by hand: agents no longer see it')
+            [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current')
+            [CompletionResult]::new('keep', 'keep', [CompletionResultType]::ParameterValue, 'Keep a claim flagged as probably outdated: the flag is dismissed')
             [CompletionResult]::new('model', 'model', [CompletionResultType]::ParameterValue, 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it')
             break
         }
@@ -922,6 +964,12 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;help;memory;retire' {
+            break
+        }
+        'ctxlake;help;memory;supersede' {
+            break
+        }
+        'ctxlake;help;memory;keep' {
             break
         }
         'ctxlake;help;memory;model' {

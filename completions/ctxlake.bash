@@ -202,6 +202,9 @@ _ctxlake() {
             ctxlake__subcmd__help__subcmd__memory,contest)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__contest"
                 ;;
+            ctxlake__subcmd__help__subcmd__memory,keep)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__keep"
+                ;;
             ctxlake__subcmd__help__subcmd__memory,list)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__list"
                 ;;
@@ -219,6 +222,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__help__subcmd__memory,search)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__search"
+                ;;
+            ctxlake__subcmd__help__subcmd__memory,supersede)
+                cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__supersede"
                 ;;
             ctxlake__subcmd__help__subcmd__memory,timeline)
                 cmd="ctxlake__subcmd__help__subcmd__memory__subcmd__timeline"
@@ -316,6 +322,9 @@ _ctxlake() {
             ctxlake__subcmd__memory,help)
                 cmd="ctxlake__subcmd__memory__subcmd__help"
                 ;;
+            ctxlake__subcmd__memory,keep)
+                cmd="ctxlake__subcmd__memory__subcmd__keep"
+                ;;
             ctxlake__subcmd__memory,list)
                 cmd="ctxlake__subcmd__memory__subcmd__list"
                 ;;
@@ -334,6 +343,9 @@ _ctxlake() {
             ctxlake__subcmd__memory,search)
                 cmd="ctxlake__subcmd__memory__subcmd__search"
                 ;;
+            ctxlake__subcmd__memory,supersede)
+                cmd="ctxlake__subcmd__memory__subcmd__supersede"
+                ;;
             ctxlake__subcmd__memory,timeline)
                 cmd="ctxlake__subcmd__memory__subcmd__timeline"
                 ;;
@@ -342,6 +354,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__memory__subcmd__help,help)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__help"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help,keep)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__keep"
                 ;;
             ctxlake__subcmd__memory__subcmd__help,list)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__list"
@@ -360,6 +375,9 @@ _ctxlake() {
                 ;;
             ctxlake__subcmd__memory__subcmd__help,search)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__search"
+                ;;
+            ctxlake__subcmd__memory__subcmd__help,supersede)
+                cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__supersede"
                 ;;
             ctxlake__subcmd__memory__subcmd__help,timeline)
                 cmd="ctxlake__subcmd__memory__subcmd__help__subcmd__timeline"
@@ -1139,7 +1157,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__memory)
-            opts="search propose timeline list promote contest retire model"
+            opts="search propose timeline list promote contest retire supersede keep model"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1153,6 +1171,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__memory__subcmd__contest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__keep)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1265,6 +1297,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__help__subcmd__memory__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__help__subcmd__memory__subcmd__supersede)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1987,7 +2033,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory)
-            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline list promote contest retire model help"
+            opts="-q -h -V --fleet --agent --json --quiet --help --version search propose timeline list promote contest retire supersede keep model help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2035,7 +2081,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory__subcmd__help)
-            opts="search propose timeline list promote contest retire model help"
+            opts="search propose timeline list promote contest retire supersede keep model help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2063,6 +2109,20 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__keep)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2188,6 +2248,20 @@ _ctxlake() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ctxlake__subcmd__memory__subcmd__help__subcmd__supersede)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ctxlake__subcmd__memory__subcmd__help__subcmd__timeline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2195,6 +2269,32 @@ _ctxlake() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__keep)
+            opts="-q -h -V --reason --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2210,7 +2310,7 @@ _ctxlake() {
             fi
             case "${prev}" in
                 --status)
-                    COMPREPLY=($(compgen -W "proposed promoted contested retired" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "proposed promoted contested retired superseded" -- "${cur}"))
                     return 0
                     ;;
                 --limit)
@@ -2385,7 +2485,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory__subcmd__propose)
-            opts="-q -h -V --type --subject --evidence --evidence-json --fleet --agent --json --quiet --help --version"
+            opts="-q -h -V --type --subject --evidence --evidence-json --supersedes --key --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2404,6 +2504,14 @@ _ctxlake() {
                     return 0
                     ;;
                 --evidence-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --supersedes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2449,7 +2557,7 @@ _ctxlake() {
             return 0
             ;;
         ctxlake__subcmd__memory__subcmd__search)
-            opts="-k -q -h -V --subject --type --scope --fleet --agent --json --quiet --help --version"
+            opts="-k -q -h -V --subject --type --scope --include-superseded --fleet --agent --json --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2468,6 +2576,36 @@ _ctxlake() {
                     return 0
                     ;;
                 -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fleet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxlake__subcmd__memory__subcmd__supersede)
+            opts="-q -h -V --by --reason --fleet --agent --json --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -211,6 +211,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand supersede 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+            cand keep 'Keep a claim flagged as probably outdated: the flag is dismissed'
             cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -221,6 +223,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand -k 'How many results (default 10, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
+            cand --include-superseded 'Also claims newer ones replaced (for history questions)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
             cand -q 'Print no notes on stderr'
             cand --quiet 'Print no notes on stderr'
@@ -234,6 +237,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --subject 'What it is about (a component, tool or topic)'
             cand --evidence 'A citation `SESSION_ID:MESSAGE_ID` (repeatable)'
             cand --evidence-json 'Citations as a JSON array of objects with `session_id` and `message_id`'
+            cand --supersedes 'A claim this one replaces (`c-…`, repeatable, at most 20)'
+            cand --key 'The slot of a single-valued fact (`ci.node-version`): replaces older claims with it'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
@@ -258,7 +263,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;list'= {
-            cand --status 'Only claims with this status (default: all)'
+            cand --status 'Only claims with this status (default: all but superseded)'
             cand --limit 'Rows (default 50, at most 200)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -295,6 +300,31 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;memory;retire'= {
+            cand --reason 'Why: recorded in the claim''s timeline'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;supersede'= {
+            cand --by 'The claim that replaces it (`c-…`)'
+            cand --reason 'Why: recorded in the claim''s timeline'
+            cand --fleet 'Fleet to act in'
+            cand --agent 'This agent''s id (default: user@host)'
+            cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'
+            cand -q 'Print no notes on stderr'
+            cand --quiet 'Print no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ctxlake;memory;keep'= {
             cand --reason 'Why: recorded in the claim''s timeline'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
@@ -362,6 +392,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand supersede 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+            cand keep 'Keep a claim flagged as probably outdated: the flag is dismissed'
             cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -378,6 +410,10 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;memory;help;contest'= {
         }
         &'ctxlake;memory;help;retire'= {
+        }
+        &'ctxlake;memory;help;supersede'= {
+        }
+        &'ctxlake;memory;help;keep'= {
         }
         &'ctxlake;memory;help;model'= {
             cand check 'Report the configured embedder and model directory, and load the model once'
@@ -796,6 +832,8 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand promote 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
             cand contest 'Mark a claim CONTESTED by hand: it stays visible, flagged'
             cand retire 'Retire a claim by hand: agents no longer see it'
+            cand supersede 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+            cand keep 'Keep a claim flagged as probably outdated: the flag is dismissed'
             cand model 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
         }
         &'ctxlake;help;memory;search'= {
@@ -811,6 +849,10 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
         &'ctxlake;help;memory;contest'= {
         }
         &'ctxlake;help;memory;retire'= {
+        }
+        &'ctxlake;help;memory;supersede'= {
+        }
+        &'ctxlake;help;memory;keep'= {
         }
         &'ctxlake;help;memory;model'= {
             cand check 'Report the configured embedder and model directory, and load the model once'

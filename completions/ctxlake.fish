@@ -138,21 +138,23 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_s
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show recent sessions (outcome, files, commands, tests) and handoff notes, newest first'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "handoff" -d 'Leave a handoff note: what you did, where it stands, what comes next'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l fleet -d 'Fleet to act in' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l agent -d 'This agent\'s id (default: user@host)' -r
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s q -l quiet -d 'Print no notes on stderr'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s h -l help -d 'Print help'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire model help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -s h -l help -d 'Print help'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "search" -d 'Search the fleet\'s promoted claims (lexical FTS5 and vector similarity, fused)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "propose" -d 'Propose a claim for the fleet\'s memory. It stays a candidate until the gate promotes it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "timeline" -d 'Show what the fleet proposed, promoted, contested and handed off about a subject'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "list" -d 'List claims in the published snapshot by status (operators see every status)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "supersede" -d 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "keep" -d 'Keep a claim flagged as probably outdated: the flag is dismissed'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and not __fish_seen_subcommand_from search propose timeline list promote contest retire supersede keep model help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l subject -d 'Only claims about this subject' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l type -d 'Only claims of this type' -r -f -a "environment\t''
 convention\t''
@@ -164,6 +166,7 @@ fleet\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s k -d 'How many results (default 10, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l include-superseded -d 'Also claims newer ones replaced (for history questions)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -176,6 +179,8 @@ hypothesis\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l subject -d 'What it is about (a component, tool or topic)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence -d 'A citation `SESSION_ID:MESSAGE_ID` (repeatable)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l evidence-json -d 'Citations as a JSON array of objects with `session_id` and `message_id`' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l supersedes -d 'A claim this one replaces (`c-…`, repeatable, at most 20)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l key -d 'The slot of a single-valued fact (`ci.node-version`): replaces older claims with it' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from propose" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
@@ -190,10 +195,11 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from timeline" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'Only claims with this status (default: all)' -r -f -a "proposed\t''
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l status -d 'Only claims with this status (default: all but superseded)' -r -f -a "proposed\t''
 promoted\t''
 contested\t''
-retired\t''"
+retired\t''
+superseded\t''"
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l limit -d 'Rows (default 50, at most 200)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from list" -l agent -d 'This agent\'s id (default: user@host)' -r
@@ -222,6 +228,21 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -l by -d 'The claim that replaces it (`c-…`)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -l reason -d 'Why: recorded in the claim\'s timeline' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from supersede" -s V -l version -d 'Print version'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -l reason -d 'Why: recorded in the claim\'s timeline' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -l fleet -d 'Fleet to act in' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -l agent -d 'This agent\'s id (default: user@host)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -s q -l quiet -d 'Print no notes on stderr'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from keep" -s V -l version -d 'Print version'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from model" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'
@@ -238,6 +259,8 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "supersede" -d 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "keep" -d 'Keep a claim flagged as probably outdated: the flag is dismissed'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand spool; and not __fish_seen_subcommand_from check help" -l fleet -d 'Fleet to act in' -r
@@ -430,6 +453,8 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_su
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "promote" -d 'Promote a claim by hand: agents see it (preferences are promoted only this way)'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "contest" -d 'Mark a claim CONTESTED by hand: it stays visible, flagged'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "retire" -d 'Retire a claim by hand: agents no longer see it'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "supersede" -d 'Supersede a claim by hand (confirms a probable update): it is kept but no longer current'
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "keep" -d 'Keep a claim flagged as probably outdated: the flag is dismissed'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "model" -d 'The semantic model (all-MiniLM-L6-v2): check what is configured, or install it'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from spool" -f -a "check" -d 'Validate every spool file: intact records, torn lines skipped, resynced records'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand help; and __fish_seen_subcommand_from lake" -f -a "copy" -d 'Copy every object of one lake into another, skipping what is already there'

@@ -30,6 +30,7 @@ pub const KEYS: &[&str] = &[
     "memory.mode",
     "memory.embedder",
     "memory.model_dir",
+    "memory.stale_after_days",
     "memory.model_url",
     "import.prompts",
     "limits.spool_max_bytes",
@@ -113,6 +114,74 @@ impl EmbedderKind {
     }
 }
 
+/// `[memory] stale_after_days`: per claim type, how many days without a new proposal of a
+/// claim before its rendered line says "unconfirmed for N days". Environment facts and
+/// outcomes (versions, URLs, flaky tests, timings) change within weeks; conventions and
+/// preferences within months or years; a hypothesis is worth re-checking soon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaleAfter {
+    pub environment: u64,
+    pub convention: u64,
+    pub outcome: u64,
+    pub preference: u64,
+    pub hypothesis: u64,
+}
+
+impl Default for StaleAfter {
+    fn default() -> Self {
+        StaleAfter {
+            environment: 30,
+            convention: 180,
+            outcome: 14,
+            preference: 365,
+            hypothesis: 14,
+        }
+    }
+}
+
+impl StaleAfter {
+    /// From a table (`[memory.stale_after_days]`) or an inline one (`stale_after_days =
+    /// {…}`) of positive day counts by claim type; `Err`: what the value must be.
+    fn parse(item: Option<&Item>) -> std::result::Result<StaleAfter, String> {
+        let mut out = StaleAfter::default();
+        let Some(item) = item else {
+            return Ok(out);
+        };
+        let table = item
+            .as_table_like()
+            .ok_or("a table of days by claim type")?;
+        for (k, v) in table.iter() {
+            let days = v
+                .as_integer()
+                .filter(|n| *n > 0)
+                .ok_or(format!("a table of positive day counts (`{k}` is not one)"))?;
+            let ty = crate::vocab::ClaimType::parse(k)
+                .ok_or(format!("a table keyed by claim type (`{k}` is not one)"))?;
+            use crate::vocab::ClaimType as T;
+            let slot = match ty {
+                T::Environment => &mut out.environment,
+                T::Convention => &mut out.convention,
+                T::Outcome => &mut out.outcome,
+                T::Preference => &mut out.preference,
+                T::Hypothesis => &mut out.hypothesis,
+            };
+            *slot = days as u64;
+        }
+        Ok(out)
+    }
+
+    pub fn days(&self, ty: crate::vocab::ClaimType) -> u64 {
+        use crate::vocab::ClaimType as T;
+        match ty {
+            T::Environment => self.environment,
+            T::Convention => self.convention,
+            T::Outcome => self.outcome,
+            T::Preference => self.preference,
+            T::Hypothesis => self.hypothesis,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub fleet: Option<String>,
@@ -137,6 +206,8 @@ pub struct Config {
     /// `[memory] model_dir` (env `CTXLAKE_MODEL_DIR` overrides); `None`: the default
     /// place `ctxlake memory model install` unpacks to.
     pub model_dir: Option<std::path::PathBuf>,
+    /// `[memory] stale_after_days`.
+    pub stale_after: StaleAfter,
     /// `[memory] model_url` (env `CTXLAKE_MODEL_URL` overrides): a mirror holding the
     /// model's three files; `None`: the pinned revision on huggingface.co.
     pub model_url: Option<String>,
@@ -163,6 +234,7 @@ impl Default for Config {
             lock_wait_ms: DEFAULT_LOCK_WAIT_MS,
             embedder: EmbedderKind::Auto,
             model_dir: None,
+            stale_after: StaleAfter::default(),
             model_url: None,
             import_prompts: false,
         }
@@ -274,6 +346,8 @@ impl Config {
                 .as_bool()
                 .ok_or_else(|| bad("import.prompts", "true or false"))?,
         };
+        let stale_after = StaleAfter::parse(memory.and_then(|m| m.get("stale_after_days")))
+            .map_err(|want| bad("memory.stale_after_days", &want))?;
         let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
             None => false,
             Some(i) => i
@@ -330,6 +404,7 @@ impl Config {
                 None => None,
                 Some(t) => string(t, "model_dir", "memory.model_dir")?.map(Into::into),
             },
+            stale_after,
             model_url: match memory {
                 None => None,
                 Some(t) => string(t, "model_url", "memory.model_url")?,
@@ -443,6 +518,27 @@ mod tests {
         let c = Config::parse(&out, Path::new("c")).unwrap();
         assert_eq!(c.memory_mode, MemoryMode::Off);
         assert_eq!(c.agent.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn stale_after_days_by_type() {
+        let c = Config::parse("", Path::new("c.toml")).unwrap();
+        assert_eq!(c.stale_after, StaleAfter::default());
+        let t = "[memory.stale_after_days]\noutcome = 3\n";
+        let c = Config::parse(t, Path::new("c.toml")).unwrap();
+        assert_eq!((c.stale_after.outcome, c.stale_after.convention), (3, 180));
+        let t = "[memory]\nstale_after_days = { environment = 7 }\n";
+        let c = Config::parse(t, Path::new("c.toml")).unwrap();
+        assert_eq!(c.stale_after.days(crate::vocab::ClaimType::Environment), 7);
+        for bad in ["{ outcome = 0 }", "{ weather = 3 }", "30"] {
+            let t = format!("[memory]\nstale_after_days = {bad}\n");
+            let e = Config::parse(&t, Path::new("c.toml")).unwrap_err();
+            assert!(
+                e.message.contains("memory.stale_after_days"),
+                "{bad}: {}",
+                e.message
+            );
+        }
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "cli/aging.rs"]
+mod aging;
 #[path = "cli/azure.rs"]
 mod azure;
 #[path = "cli/boundary.rs"]
@@ -57,6 +59,8 @@ mod semantic;
 mod spool;
 #[path = "cli/tools.rs"]
 mod tools;
+#[path = "cli/updates.rs"]
+mod updates;
 #[path = "cli/usage.rs"]
 mod usage;
 #[path = "cli/watch.rs"]

@@ -34,6 +34,10 @@ pub(crate) struct Memory {
     pub(crate) promoted: Vec<ClaimRow>,
     pub(crate) contested: Vec<ClaimRow>,
     pub(crate) proposed: Vec<ClaimRow>,
+    /// Replaced claims, newest first: each names its successor (the chains).
+    pub(crate) superseded: Vec<ClaimRow>,
+    /// When a claim's line says "unconfirmed for N days".
+    pub(crate) stale_after: crate::config::StaleAfter,
 }
 
 /// One line of the fleet list.
@@ -93,6 +97,7 @@ fn memory(ctx: &Ctx, fleet: &str) -> Memory {
     let mut m = Memory {
         snapshot_id: Some(snap.id.clone()),
         note: shadow_note(ctx, &snap),
+        stale_after: ctx.config.stale_after,
         ..Memory::default()
     };
     let read = |status| crate::snapshot::search::list(&snap, Some(status), CLAIMS_SHOWN + 1);
@@ -100,9 +105,12 @@ fn memory(ctx: &Ctx, fleet: &str) -> Memory {
         read(ClaimStatus::Promoted),
         read(ClaimStatus::Contested),
         read(ClaimStatus::Proposed),
+        read(ClaimStatus::Superseded),
     ) {
-        (Ok(p), Ok(c), Ok(q)) => (m.promoted, m.contested, m.proposed) = (p, c, q),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => {
+        (Ok(p), Ok(c), Ok(q), Ok(s)) => {
+            (m.promoted, m.contested, m.proposed, m.superseded) = (p, c, q, s)
+        }
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => {
             m.note = Some(format!(
                 "the snapshot could not be read ({}); run `ctxlake sync`",
                 e.one_line()

@@ -239,17 +239,14 @@ fn claims(ctx: &Ctx) -> Vec<(String, String)> {
     let Ok(rows) = top(&snap, MAX_CLAIMS) else {
         return Vec::new();
     };
+    let now = ctx.now_ms();
     rows.into_iter()
-        .map(|c| {
-            let date = c.promoted_at.as_deref().unwrap_or(&c.created_at);
-            let text = render::render(
-                &sanitize::clean(&c.id, 64),
-                date,
-                c.independent_sessions,
-                c.confidence,
-                c.status == crate::vocab::ClaimStatus::Contested,
-                &sanitize::clean(&c.text, CLAIM_TEXT_CHARS),
-            );
+        .map(|mut c| {
+            // Claims flagged as probably outdated come last (`top`), marked as such.
+            let marks = render::Marks::of(&c, now, &ctx.config.stale_after);
+            c.id = sanitize::clean(&c.id, 64);
+            c.text = sanitize::clean(&c.text, CLAIM_TEXT_CHARS);
+            let text = render::claim(&c, &marks);
             let (attribution, body) = text.split_once('\n').unwrap_or((&text, ""));
             (attribution.to_string(), body.to_string())
         })

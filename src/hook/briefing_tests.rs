@@ -99,6 +99,12 @@ fn snapshot(c: &Ctx, n: usize) {
             promoted_at: Some("2026-11-02T00:00:00Z".into()),
             agent: "a".into(),
             session: "s".into(),
+            key: None,
+            superseded_by: None,
+            superseded_at: None,
+            outdated_by: None,
+            pending_by: None,
+            last_evidence_at: "2026-11-01T00:00:00.000Z".into(),
         })
         .collect();
     let p = c.paths.snapshot_bin("f");

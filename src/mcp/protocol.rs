@@ -158,7 +158,7 @@ pub fn capabilities() -> Value {
 /// when to call which tool, and what every write shares (said here once, not per tool).
 pub fn instructions(pinned: Option<&str>) -> String {
     let mut s = String::from(
-        "ctxlake coordinates you with the other coding agents of your fleet. Before editing shared code: fleet_status, then fleet_claim the paths; fleet_release them when done. Before a task: fleet_history, memory_timeline, and memory_search for what peers observed (verify it). Learned something durable: memory_propose it with evidence. Stopping: fleet_handoff. Writes are queued for `ctxlake sync`, never granted or shared at once.",
+        "ctxlake coordinates you with the other coding agents of your fleet. Before editing shared code: fleet_status, then fleet_claim the paths; fleet_release them when done. Before a task: fleet_history, memory_timeline, and memory_search for what peers observed (verify it). Learned something durable: memory_propose it with evidence, plus supersedes (the c-… ids it replaces) or key (single-valued facts). Stopping: fleet_handoff. Writes are queued for `ctxlake sync`, never granted or shared at once.",
     );
     match pinned {
         Some(f) => s.push_str(&format!(" This server is pinned to fleet `{f}`.")),

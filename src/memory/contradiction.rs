@@ -29,12 +29,8 @@ pub(crate) struct Statement {
 
 impl Statement {
     pub(crate) fn parse(text: &str) -> Self {
-        let toks = merge_units(lex(text).iter().map(|t| classify(t)).collect());
-        let verb = toks
-            .iter()
-            .enumerate()
-            .position(|(i, t)| starts_predicate(t, i))
-            .unwrap_or(toks.len());
+        let toks = tokens(text);
+        let verb = predicate_start(&toks);
         let mut s = Statement {
             words: BTreeSet::new(),
             values: BTreeSet::new(),
@@ -93,8 +89,22 @@ pub(crate) fn contradicts(a: &str, b: &str) -> bool {
     Statement::parse(a).contradicts(&Statement::parse(b))
 }
 
+/// A claim's text as lowercased, classified tokens, a value and its unit merged (`30s`).
+/// The probable-update test (`memory::supersede::update`) reads claims the same way.
+pub(crate) fn tokens(text: &str) -> Vec<Tok> {
+    merge_units(lex(text).iter().map(|t| classify(t)).collect())
+}
+
+/// Where the predicate of `toks` starts (its length when nothing starts one).
+pub(crate) fn predicate_start(toks: &[Tok]) -> usize {
+    toks.iter()
+        .enumerate()
+        .position(|(i, t)| starts_predicate(t, i))
+        .unwrap_or(toks.len())
+}
+
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
+pub(crate) enum Tok {
     Negator,
     /// Articles and fillers: no content.
     Filler,
@@ -210,15 +220,21 @@ fn unit(u: &str) -> Option<&'static str> {
 fn starts_predicate(t: &Tok, i: usize) -> bool {
     match t {
         Tok::Verb => true,
-        Tok::Word(w) => {
-            let verbish = w.len() > 3
-                && w.bytes().all(|b| b.is_ascii_alphabetic())
-                && (w.ends_with("ed")
-                    || (w.ends_with('s') && !["ss", "us", "is"].iter().any(|e| w.ends_with(e))));
-            PREPOSITIONS.contains(&w.as_str()) || VERBS.contains(&w.as_str()) || (i > 0 && verbish)
-        }
+        Tok::Word(w) => is_preposition(w) || VERBS.contains(&w.as_str()) || (i > 0 && verbish(w)),
         _ => false,
     }
+}
+
+/// A plain word ending in -s or -ed, as verbs in claims mostly do ("requires", "timed").
+pub(crate) fn verbish(w: &str) -> bool {
+    w.len() > 3
+        && w.bytes().all(|b| b.is_ascii_alphabetic())
+        && (w.ends_with("ed")
+            || (w.ends_with('s') && !["ss", "us", "is"].iter().any(|e| w.ends_with(e))))
+}
+
+pub(crate) fn is_preposition(w: &str) -> bool {
+    PREPOSITIONS.contains(&w)
 }
 
 /// `20` and `20.11.1` (or `20.x` and `20.11`) are the same version said more or less precisely.
@@ -226,8 +242,15 @@ fn refines(a: &str, b: &str) -> bool {
     a.split('.').zip(b.split('.')).all(|(x, y)| x == y)
 }
 
+/// Whether `w` is one side of an antonym pair ("enabled", "fails"): a state, not a verb.
+pub(crate) fn has_antonym(w: &str) -> bool {
+    ANTONYMS
+        .iter()
+        .any(|(_, same, opposite)| same.contains(&w) || opposite.contains(&w))
+}
+
 /// A word folded onto its opposite, and whether that negates the claim.
-fn antonym(w: &str) -> (&str, bool) {
+pub(crate) fn antonym(w: &str) -> (&str, bool) {
     ANTONYMS
         .iter()
         .find_map(|(canon, same, opposite)| {
@@ -242,7 +265,7 @@ fn antonym(w: &str) -> (&str, bool) {
         .unwrap_or((w, false))
 }
 
-fn stem(w: &str) -> &str {
+pub(crate) fn stem(w: &str) -> &str {
     match w.strip_suffix('s') {
         Some(st) if w.len() > 3 && !w.ends_with("ss") => st,
         _ => w,

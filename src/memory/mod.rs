@@ -1,5 +1,5 @@
-//! The memory domain: evidence rules, contradiction detection, attribution rendering, and
-//! access to the published snapshot. Tools, the hook and `maint` build on it; it never
+//! The memory domain: evidence rules, contradiction detection, supersede chains and
+//! probable updates, attribution rendering, and access to the published snapshot. Tools, the hook and `maint` build on it; it never
 //! imports them.
 
 pub(crate) mod contradiction;
@@ -9,3 +9,4 @@ pub(crate) mod fold;
 pub mod gate;
 pub mod render;
 pub mod snapshot;
+pub mod supersede;

@@ -13,17 +13,20 @@ use crate::error::{Error, Result};
 
 pub(super) const INSERT_CLAIM: &str =
     "INSERT INTO claims(rowid, id, text, type, subject, scope, status, visible,
- independent_sessions, confidence, created_at, promoted_at, agent, session, embedding)
- VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+ independent_sessions, confidence, created_at, promoted_at, agent, session, embedding,
+ key, superseded_by, superseded_at, outdated_by, pending_by, last_evidence_at)
+ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+ ?19, ?20, ?21)";
 pub(super) const INSERT_FTS: &str =
     "INSERT INTO claims_fts(rowid, text, subject) VALUES (?1, ?2, ?3)";
 pub(super) const INSERT_VECTOR: &str =
     "INSERT INTO claim_vectors(embedder, rowid, vec) VALUES (?1, ?2, ?3)";
 pub(super) const INSERT_EVENT: &str =
-    "INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible)
- VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    "INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible, related_id)
+ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
-/// Insert claim `c` as row `rowid`, with its hash embedding, and index it when visible.
+/// Insert claim `c` as row `rowid`, with its hash embedding, and index it when indexed
+/// (visible, or superseded: a history question may ask for it).
 pub(super) fn insert_claim(
     ins: &mut Statement,
     fts: &mut Statement,
@@ -48,10 +51,16 @@ pub(super) fn insert_claim(
         c.promoted_at,
         c.agent,
         c.session,
-        emb
+        emb,
+        c.key,
+        c.superseded_by,
+        c.superseded_at,
+        c.outdated_by,
+        c.pending_by,
+        c.last_evidence_at
     ])
     .map_err(sql)?;
-    if visible {
+    if c.indexed(mode) {
         fts.execute(params![rowid, c.text, c.subject])
             .map_err(sql)?;
     }
@@ -68,7 +77,8 @@ pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: &str) -> Resu
         e.agent,
         e.session,
         e.text,
-        mode == "on"
+        mode == "on",
+        e.related_id
     ])
     .map(|_| ())
     .map_err(sql)
@@ -110,7 +120,7 @@ pub fn build_with(
     vectors: &Vectors,
 ) -> Result<()> {
     let visible: Vec<usize> = (0..claims.len())
-        .filter(|&i| claims[i].visible(mode))
+        .filter(|&i| claims[i].indexed(mode))
         .collect();
     let model = vectors
         .embed(claims, &visible)

@@ -29,6 +29,12 @@ fn every_snapshot_reader_returns_cleaned_rows() {
         promoted_at: Some(planted("2026-11-02")),
         agent: planted("a"),
         session: planted("s"),
+        key: Some(planted("ci.node")),
+        superseded_by: Some(planted("c2")),
+        superseded_at: Some(planted("2026-11-03")),
+        outdated_by: Some(planted("c3")),
+        pending_by: Some(planted("c4")),
+        last_evidence_at: planted("2026-11-02"),
     };
     let event = EventRow {
         at: planted("2026-11-02"),
@@ -38,6 +44,7 @@ fn every_snapshot_reader_returns_cleaned_rows() {
         agent: planted("a"),
         session: planted("s"),
         text: planted("widget"),
+        related_id: Some(planted("c2")),
     };
     build(&p, &planted("snap"), "f", "on", &[claim], &[event]).unwrap();
     let s = Snapshot::open(&p).unwrap();
@@ -48,6 +55,7 @@ fn every_snapshot_reader_returns_cleaned_rows() {
         claim_type: None,
         scope: None,
         k: 5,
+        include_superseded: false,
     };
     let mut claims: Vec<ClaimRow> = search(&s, &q)
         .unwrap()

@@ -1,10 +1,11 @@
-//! Patch this host's last built snapshot in place with what the incremental fold says
-//! changed since ([`Delta`], which `memory::fold` computes): the changed claim rows (with FTS entries and
-//! vectors) and the whole timeline of each changed subject. Unlike `patch`, nothing is
-//! compared against the file: the fold names what changed, and the file is checked to
-//! be the snapshot the delta starts from (its id and claim count) inside the same
-//! transaction. A crash mid-patch is rolled back by SQLite's journal; a declined or
-//! failed patch leaves the file as it was.
+//! The one incremental snapshot build: patch this host's last built snapshot in place
+//! with what the incremental fold says changed since ([`Delta`], which `memory::fold`
+//! computes): the changed claim rows (with FTS entries and vectors) and the whole
+//! timeline of each changed subject. Nothing is compared against the file: the fold
+//! names what changed, and the file is checked to be the snapshot the delta starts from
+//! (its id and claim count) inside the same transaction. A crash mid-patch is rolled
+//! back by SQLite's journal; a declined or failed patch leaves the file as it was, and
+//! the caller builds in full (`build`). A property test holds the two to the same answers.
 
 use std::path::Path;
 
@@ -77,12 +78,31 @@ pub(crate) fn patch_in_place(path: &Path, t: &Target) -> Result<bool> {
     Ok(true)
 }
 
+/// Roll back a patch a killed `maint` left in `base` (its hot journal) before the file is
+/// replaced: SQLite would otherwise replay that journal into the new file. A base that
+/// cannot be rolled back is removed with its journal (a full build replaces it anyway).
+pub(crate) fn settle(base: &Path) {
+    let mut journal = base.as_os_str().to_owned();
+    journal.push("-journal");
+    let journal = std::path::PathBuf::from(journal);
+    if !journal.exists() {
+        return;
+    }
+    let rolled_back = Connection::open(base)
+        .and_then(|c| c.query_row("SELECT count(*) FROM meta", [], |r| r.get::<_, i64>(0)))
+        .is_ok();
+    if !rolled_back || journal.exists() {
+        let _ = std::fs::remove_file(base);
+        let _ = std::fs::remove_file(&journal);
+    }
+}
+
 /// Replace each changed row (or add it past the base); `false` when a row the delta
 /// replaces is not the claim it names (then the base is not what the fold built).
 fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
     let d = t.delta;
     let mut base_row = tx
-        .prepare("SELECT id, visible FROM claims WHERE rowid = ?1")
+        .prepare("SELECT id, visible, status FROM claims WHERE rowid = ?1")
         .map_err(sql)?;
     let mut was_visible = Vec::with_capacity(d.claims.len());
     for (i, row) in &d.claims {
@@ -90,18 +110,21 @@ fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
             was_visible.push(false);
             continue;
         }
-        let found: Option<(String, bool)> = base_row
-            .query_row([*i as i64 + 1], |r| Ok((r.get(0)?, r.get(1)?)))
+        // Indexed (it has an FTS entry): visible, or superseded when memory is on.
+        let found: Option<(String, bool, String)> = base_row
+            .query_row([*i as i64 + 1], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()
             .map_err(sql)?;
         match found {
-            Some((id, visible)) if id == row.id => was_visible.push(visible),
+            Some((id, visible, status)) if id == row.id => {
+                was_visible.push(visible || (t.mode == "on" && status == "superseded"));
+            }
             _ => return Ok(false),
         }
     }
     let changed: Vec<ClaimRow> = d.claims.iter().map(|(_, r)| r.clone()).collect();
     let visible: Vec<usize> = (0..changed.len())
-        .filter(|&n| changed[n].visible(t.mode))
+        .filter(|&n| changed[n].indexed(t.mode))
         .collect();
     let model = t
         .vectors
@@ -147,3 +170,7 @@ fn timeline(tx: &rusqlite::Transaction, t: &Target) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "delta_tests.rs"]
+mod tests;

@@ -51,6 +51,12 @@ fn claims() -> Vec<ClaimRow> {
             promoted_at: None,
             agent: "a".into(),
             session: "s".into(),
+            key: None,
+            superseded_by: None,
+            superseded_at: None,
+            outdated_by: None,
+            pending_by: None,
+            last_evidence_at: "2026-11-01T00:00:00.000Z".into(),
         })
         .collect()
 }
@@ -106,6 +112,7 @@ fn evaluate(snap: &Snapshot, e: &dyn Embedder, r: Ranking, qs: &[Labelled]) -> M
             claim_type: None,
             scope: None,
             k: 10,
+            include_superseded: false,
         };
         let ids: Vec<String> = search_with(snap, &query, e, r)
             .unwrap()

@@ -19,12 +19,14 @@ type Key = (String, u64, u128, String, String);
 
 static CACHE: Mutex<Vec<(Key, Arc<Matrix>)>> = Mutex::new(Vec::new());
 
-/// A visible claim's filter columns.
+/// An indexed claim's filter columns.
 struct Row {
     rowid: i64,
     subject: String,
     claim_type: String,
     scope: String,
+    /// Superseded: found only by a history question (`include_superseded`).
+    superseded: bool,
     /// |v| of the stored vector (0: none of this embedder's, which is never similar).
     norm: f32,
 }
@@ -42,10 +44,11 @@ pub(crate) struct Filter<'a> {
     pub subject: Option<&'a str>,
     pub claim_type: Option<&'a str>,
     pub scope: Option<&'a str>,
+    pub include_superseded: bool,
 }
 
 impl Matrix {
-    /// The number of agent-visible claims.
+    /// The number of indexed claims (visible and superseded).
     pub fn len(&self) -> usize {
         self.rows.len()
     }
@@ -56,7 +59,10 @@ impl Matrix {
             let r = &self.rows[*i];
             let eq =
                 |want: Option<&str>, have: &str| want.is_none_or(|w| w.eq_ignore_ascii_case(have));
-            eq(f.subject, &r.subject) && eq(f.claim_type, &r.claim_type) && eq(f.scope, &r.scope)
+            (f.include_superseded || !r.superseded)
+                && eq(f.subject, &r.subject)
+                && eq(f.claim_type, &r.claim_type)
+                && eq(f.scope, &r.scope)
         };
         match among {
             Some(ids) => ids
@@ -145,7 +151,7 @@ fn key(snap: &Snapshot, embedder: &str) -> Option<Key> {
     ))
 }
 
-/// Every visible claim's filter columns and vector, by rowid. The hash's vectors are the
+/// Every indexed claim's filter columns and vector, by rowid. The hash's vectors are the
 /// `embedding` column, a model's are in `claim_vectors` (absent from snapshots built
 /// before models existed: no vectors).
 fn read(snap: &Snapshot, embedder: &str, dim: usize) -> Result<Matrix> {
@@ -160,7 +166,8 @@ fn read(snap: &Snapshot, embedder: &str, dim: usize) -> Result<Matrix> {
         ("x''", vec![])
     };
     let sql_text = format!(
-        "SELECT rowid, subject, type, scope, {vec_col} FROM claims WHERE visible = 1 ORDER BY rowid"
+        "SELECT rowid, subject, type, scope, {vec_col}, status = 'superseded' FROM claims
+         WHERE visible = 1 OR status = 'superseded' ORDER BY rowid"
     );
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let mut rows = st.query(rusqlite::params_from_iter(args)).map_err(sql)?;
@@ -185,6 +192,7 @@ fn read(snap: &Snapshot, embedder: &str, dim: usize) -> Result<Matrix> {
             subject: r.get(1).map_err(sql)?,
             claim_type: r.get(2).map_err(sql)?,
             scope: r.get(3).map_err(sql)?,
+            superseded: r.get(5).map_err(sql)?,
             norm,
         });
     }
@@ -262,6 +270,7 @@ mod tests {
                 subject: None,
                 claim_type: None,
                 scope: None,
+                include_superseded: false,
             },
             None,
         );
@@ -280,6 +289,7 @@ mod tests {
             subject: Some("Ci"),
             claim_type: Some("ENVIRONMENT"),
             scope: Some("fleet"),
+            include_superseded: false,
         };
         let ids: Vec<i64> = m
             .cosines(&q, &m.select(&ci, None))
@@ -291,6 +301,7 @@ mod tests {
             subject: Some("ci"),
             claim_type: Some("convention"),
             scope: None,
+            include_superseded: false,
         };
         assert!(m.select(&none, None).is_empty());
         assert!(

@@ -1,8 +1,8 @@
 //! The published memory snapshot: one SQLite file with the claims, an FTS5 index over
 //! the agent-visible ones, a 256-dim hash embedding per claim (plus a model's vectors
 //! when one is configured), and the timeline of claim
-//! events. Built by `ctxlake maint` (whole, or by patching its previous build: `patch`),
-//! then only ever opened read-only.
+//! events. Built by `ctxlake maint` (whole: `build`, or by patching its previous build in
+//! place: `delta`), then only ever opened read-only.
 
 use std::path::Path;
 
@@ -19,7 +19,6 @@ pub(crate) mod delta;
 pub mod embed;
 pub(crate) mod guard;
 mod matrix;
-pub(crate) mod patch;
 pub mod rank;
 pub mod rows;
 pub mod search;
@@ -46,7 +45,13 @@ CREATE TABLE claims(
   promoted_at TEXT,
   agent TEXT NOT NULL,
   session TEXT NOT NULL,
-  embedding BLOB NOT NULL
+  embedding BLOB NOT NULL,
+  key TEXT,
+  superseded_by TEXT,
+  superseded_at TEXT,
+  outdated_by TEXT,
+  pending_by TEXT,
+  last_evidence_at TEXT NOT NULL
 );
 CREATE INDEX claims_subject ON claims(subject COLLATE NOCASE);
 CREATE VIRTUAL TABLE claims_fts USING fts5(text, subject, content='', contentless_delete=1, tokenize='porter unicode61');
@@ -58,7 +63,8 @@ CREATE TABLE events(
   agent TEXT NOT NULL,
   session TEXT NOT NULL,
   text TEXT NOT NULL,
-  visible INTEGER NOT NULL
+  visible INTEGER NOT NULL,
+  related_id TEXT
 );
 CREATE INDEX events_subject ON events(subject COLLATE NOCASE, at);
 CREATE TABLE claim_vectors(

@@ -37,6 +37,8 @@ pub struct Lexical {
     pub rowid: i64,
     pub bm25: f64,
     pub all_words: bool,
+    /// The pass that found it (0 all words, 1 any word, 2 prefixes): BM25 compares within one.
+    pub pass: u8,
 }
 
 /// (rowid, score) best first. `lexical` is in lexical order; `cosine` covers every

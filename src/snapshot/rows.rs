@@ -1,5 +1,6 @@
-//! The snapshot's rows: a claim as the gate left it, and one timeline event. The read
-//! boundary cleans every string of both when a reader decodes them.
+//! The snapshot's rows: a claim as the gate left it (with its place in a supersede chain
+//! and its age), and one timeline event. The read boundary cleans every string of both
+//! when a reader decodes them.
 
 use crate::clean::{Clean, clean_opt, clean_str};
 use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
@@ -19,12 +20,29 @@ pub struct ClaimRow {
     pub promoted_at: Option<String>,
     pub agent: String,
     pub session: String,
+    /// The slot it fills (`ci.node-version`), if a proposal named one.
+    pub key: Option<String>,
+    /// The claim that replaced it, and when (status `superseded`).
+    pub superseded_by: Option<String>,
+    pub superseded_at: Option<String>,
+    /// A newer promoted claim that probably updates it: flagged, never applied.
+    pub outdated_by: Option<String>,
+    /// A claim proposed to replace it that is not in effect yet.
+    pub pending_by: Option<String>,
+    /// When a session last proposed it: its newest evidence.
+    pub last_evidence_at: String,
 }
 
 impl ClaimRow {
     /// Agent-visible when memory is on and the gate let it through (contested stays visible, flagged).
     pub fn visible(&self, mode: &str) -> bool {
         mode == "on" && matches!(self.status, ClaimStatus::Promoted | ClaimStatus::Contested)
+    }
+
+    /// Indexed for search (FTS and vectors): the visible claims, and the superseded ones a
+    /// history question may ask for (`include_superseded`).
+    pub fn indexed(&self, mode: &str) -> bool {
+        self.visible(mode) || (mode == "on" && self.status == ClaimStatus::Superseded)
     }
 }
 
@@ -37,6 +55,9 @@ pub struct EventRow {
     pub agent: String,
     pub session: String,
     pub text: String,
+    /// The other claim an entry names: the replacement of a `claim_superseded`, the newer
+    /// claim of a `claim_outdated`, the rival of a fork's `claim_contested`.
+    pub related_id: Option<String>,
 }
 
 impl Clean for ClaimRow {
@@ -48,10 +69,20 @@ impl Clean for ClaimRow {
             &mut self.created_at,
             &mut self.agent,
             &mut self.session,
+            &mut self.last_evidence_at,
         ] {
             clean_str(s);
         }
-        clean_opt(&mut self.promoted_at);
+        for o in [
+            &mut self.promoted_at,
+            &mut self.key,
+            &mut self.superseded_by,
+            &mut self.superseded_at,
+            &mut self.outdated_by,
+            &mut self.pending_by,
+        ] {
+            clean_opt(o);
+        }
     }
 }
 
@@ -68,5 +99,6 @@ impl Clean for EventRow {
         ] {
             clean_str(s);
         }
+        clean_opt(&mut self.related_id);
     }
 }

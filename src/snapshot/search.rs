@@ -38,6 +38,8 @@ pub struct Query<'a> {
     pub claim_type: Option<&'a str>,
     pub scope: Option<&'a str>,
     pub k: usize,
+    /// Also claims newer ones replaced (status `superseded`): for history questions.
+    pub include_superseded: bool,
 }
 
 pub struct Hit {
@@ -69,6 +71,7 @@ pub fn search_with(
         subject: q.subject,
         claim_type: q.claim_type,
         scope: q.scope,
+        include_superseded: q.include_superseded,
     };
     let cosine = if ranking == Ranking::Bm25 {
         // No vector is compared: only which lexical hits pass the filters.
@@ -95,14 +98,58 @@ pub fn search_with(
     // cannot decode is skipped, so a few spares are read.
     ranked.truncate(q.k + 8);
     let mut rows = claims_by_rowid(snap, &ranked.iter().map(|(id, _)| *id).collect::<Vec<_>>())?;
-    let mut hits: Vec<Hit> = ranked
-        .into_iter()
-        .filter_map(|(id, score)| rows.remove(&id).map(|claim| Hit { claim, score }))
-        .take(q.k)
+    // How close two hits are: when BM25 alone ranks (its scores are ranks), the BM25
+    // itself within one lexical pass (a later pass is never near an earlier one).
+    let bm25: HashMap<i64, (u8, f64)> = lexical
+        .iter()
+        .map(|l| (l.rowid, (l.pass, l.bm25)))
         .collect();
+    let mut hits: Vec<((u8, f64), Hit)> = ranked
+        .into_iter()
+        .filter_map(|(id, score)| {
+            let raw = match ranking {
+                Ranking::Bm25 => bm25.get(&id).copied().unwrap_or((u8::MAX, score)),
+                _ => (0, score),
+            };
+            rows.remove(&id).map(|claim| (raw, Hit { claim, score }))
+        })
+        .collect();
+    by_age(&mut hits);
+    let mut hits: Vec<Hit> = hits.into_iter().map(|(_, h)| h).take(q.k).collect();
     // The read boundary, for the returned rows only (candidates are many; hits are few).
     hits.iter_mut().for_each(|h| h.claim.clean());
     Ok((hits, truncated))
+}
+
+/// Age in the order (DESIGN §4): among hits whose scores are within 2% of each other the
+/// fresher (newest evidence) ranks first, and a hit flagged as probably outdated by
+/// another hit ranks right below it.
+fn by_age(hits: &mut [((u8, f64), Hit)]) {
+    let near = |(pa, a): (u8, f64), (pb, b): (u8, f64)| {
+        pa == pb && (a - b).abs() <= 0.02 * a.abs().max(b.abs())
+    };
+    for i in 1..hits.len() {
+        let mut j = i;
+        while j > 0
+            && near(hits[j - 1].0, hits[j].0)
+            && hits[j].1.claim.last_evidence_at > hits[j - 1].1.claim.last_evidence_at
+        {
+            hits.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    // Each pass moves one outdated hit below its newer claim; a chain settles in as many.
+    for _ in 0..hits.len() {
+        let at = |id: &str| hits.iter().position(|(_, h)| h.claim.id == id);
+        let moved = (0..hits.len()).find_map(|i| {
+            let newer = at(hits[i].1.claim.outdated_by.as_deref()?)?;
+            (newer > i).then_some((i, newer))
+        });
+        match moved {
+            Some((i, newer)) => hits[i..=newer].rotate_left(1),
+            None => break,
+        }
+    }
 }
 
 /// The lexical passes: all words, then any word, then 3-letter prefixes, each only
@@ -136,6 +183,7 @@ fn lexical(snap: &Snapshot, q: &Query) -> Result<Vec<Lexical>> {
                     rowid,
                     bm25,
                     all_words: pass == 0,
+                    pass: pass as u8,
                 });
             }
         }
@@ -159,10 +207,10 @@ fn fts(snap: &Snapshot, expr: &str, limit: usize) -> Result<Vec<(i64, f64)>> {
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
-const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, embedding";
+const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independent_sessions, confidence, created_at, promoted_at, agent, session, key, superseded_by, superseded_at, outdated_by, pending_by, last_evidence_at";
 
-/// A `claims` row selected with `COLUMNS` (rowid first, embedding last).
-fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
+/// A `claims` row selected with `COLUMNS` (rowid first).
+pub(super) fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
     Ok(ClaimRow {
         id: r.get(1)?,
         text: r.get(2)?,
@@ -176,6 +224,12 @@ fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
         promoted_at: r.get(10)?,
         agent: r.get(11)?,
         session: r.get(12)?,
+        key: r.get(13)?,
+        superseded_by: r.get(14)?,
+        superseded_at: r.get(15)?,
+        outdated_by: r.get(16)?,
+        pending_by: r.get(17)?,
+        last_evidence_at: r.get(18)?,
     })
 }
 
@@ -211,7 +265,11 @@ fn filtered(snap: &Snapshot, f: &Filter, rowids: &[i64]) -> Result<Vec<i64>> {
     if rowids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut where_ = vec!["visible = 1".to_string()];
+    let mut where_ = vec![if f.include_superseded {
+        "(visible = 1 OR status = 'superseded')".to_string()
+    } else {
+        "visible = 1".to_string()
+    }];
     let mut args: Vec<&str> = Vec::new();
     for (col, v) in [
         ("subject", f.subject),
@@ -233,13 +291,14 @@ fn filtered(snap: &Snapshot, f: &Filter, rowids: &[i64]) -> Result<Vec<i64>> {
     rows.collect::<std::result::Result<_, _>>().map_err(sql)
 }
 
-/// Every claim (any status or visibility), for operators; newest first.
+/// Claims of `status` (any visibility), for operators; newest first. Without a status,
+/// every claim but the superseded ones: those are listed only when asked for.
 pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<Vec<ClaimRow>> {
     snap.arm();
     let where_ = if status.is_some() {
         "WHERE status = ?1"
     } else {
-        "WHERE ?1 IS NULL"
+        "WHERE ?1 IS NULL AND status != 'superseded'"
     };
     let sql_text =
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
@@ -259,7 +318,7 @@ pub fn timeline(
     let mut st = snap
         .conn
         .prepare_cached(
-            "SELECT at, subject, kind, claim_id, agent, session, text FROM events
+            "SELECT at, subject, kind, claim_id, agent, session, text, related_id FROM events
              WHERE subject = ?1 COLLATE NOCASE AND visible = 1 AND at >= ?2 ORDER BY at, claim_id LIMIT ?3",
         )
         .map_err(sql)?;
@@ -275,6 +334,7 @@ pub fn timeline(
                     agent: r.get(4)?,
                     session: r.get(5)?,
                     text: r.get(6)?,
+                    related_id: r.get(7)?,
                 })
             },
         )

@@ -17,6 +17,12 @@ pub(crate) fn claim(id: &str, text: &str, subject: &str, status: &str) -> ClaimR
         promoted_at: Some("2026-11-02T00:00:00.000Z".into()),
         agent: "a".into(),
         session: "s".into(),
+        key: None,
+        superseded_by: None,
+        superseded_at: None,
+        outdated_by: None,
+        pending_by: None,
+        last_evidence_at: "2026-11-01T00:00:00.000Z".into(),
     }
 }
 
@@ -54,6 +60,7 @@ fn lexical_vector_fusion_and_visibility() {
         claim_type: None,
         scope: None,
         k,
+        include_superseded: false,
     };
     let (hits, _) = search(&s, &q("cargo test warnings", 10)).unwrap();
     assert_eq!(hits[0].claim.id, "c1");
@@ -97,4 +104,54 @@ fn an_unknown_status_skips_only_its_row() {
         ["c2"]
     );
     assert_eq!(crate::snapshot::top::top(&snap, 5).unwrap().len(), 1);
+}
+
+/// Age orders near-ties: of two hits scored alike, the one with newer evidence ranks
+/// first; a hit flagged as probably outdated ranks right below the claim that updates it;
+/// a superseded claim is found only when history is asked for.
+#[test]
+fn fresher_first_outdated_below_and_superseded_on_request() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("s.sqlite");
+    let mut stale = claim("c1", "the build cache lives in redis", "ci", "promoted");
+    let mut fresh = claim("c2", "the build cache lives in redis", "cd", "promoted");
+    fresh.last_evidence_at = "2026-11-20T00:00:00.000Z".into();
+    stale.last_evidence_at = "2026-11-02T00:00:00.000Z".into();
+    let mut old = claim("c3", "CI runs on Node 18", "ci", "promoted");
+    let new = claim(
+        "c4",
+        "CI now runs on Node 22 (upgraded from Node 18)",
+        "ci",
+        "promoted",
+    );
+    old.outdated_by = Some("c4".into());
+    let mut gone = claim("c5", "CI runs on Node 16", "ci", "superseded");
+    gone.superseded_by = Some("c3".into());
+    build(&p, "s", "f", "on", &[stale, fresh, old, new, gone], &[]).unwrap();
+    let s = Snapshot::open(&p).unwrap();
+    let q = |text, history| Query {
+        text,
+        subject: None,
+        claim_type: None,
+        scope: None,
+        k: 10,
+        include_superseded: history,
+    };
+    let ids = |text, history| -> Vec<String> {
+        search(&s, &q(text, history))
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|h| h.claim.id)
+            .collect()
+    };
+    assert_eq!(ids("build cache redis", false), ["c2", "c1"]);
+    let node = ids("CI runs on Node 18", false);
+    assert_eq!(
+        node[..2],
+        ["c4", "c3"],
+        "the outdated claim ranks below its update"
+    );
+    assert!(ids("CI runs on Node 16", true).contains(&"c5".to_string()));
+    assert!(!ids("CI runs on Node 16", false).contains(&"c5".to_string()));
 }

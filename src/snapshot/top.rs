@@ -1,5 +1,6 @@
 //! The fleet's strongest promoted claims, for the session-start briefing: most
-//! independent sessions first, then confidence. No query text, so no FTS or vectors.
+//! independent sessions first, then confidence, and a claim flagged as probably outdated
+//! after every other. No query text, so no FTS or vectors.
 
 use super::rows::ClaimRow;
 use super::{Snapshot, cleaned, query_error as sql};
@@ -11,29 +12,16 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
     let mut st = snap
         .conn
         .prepare(
-            "SELECT id, text, type, subject, scope, status, independent_sessions, confidence,
-                    created_at, promoted_at, agent, session
+            "SELECT rowid, id, text, type, subject, scope, status, independent_sessions,
+                    confidence, created_at, promoted_at, agent, session, key, superseded_by,
+                    superseded_at, outdated_by, pending_by, last_evidence_at
              FROM claims WHERE visible = 1
-             ORDER BY independent_sessions DESC, confidence DESC, id LIMIT ?1",
+             ORDER BY outdated_by IS NOT NULL, independent_sessions DESC, confidence DESC, id
+             LIMIT ?1",
         )
         .map_err(sql)?;
     let rows = st
-        .query_map([k as i64], |r| {
-            Ok(ClaimRow {
-                id: r.get(0)?,
-                text: r.get(1)?,
-                claim_type: r.get(2)?,
-                subject: r.get(3)?,
-                scope: r.get(4)?,
-                status: r.get(5)?,
-                independent_sessions: r.get(6)?,
-                confidence: r.get(7)?,
-                created_at: r.get(8)?,
-                promoted_at: r.get(9)?,
-                agent: r.get(10)?,
-                session: r.get(11)?,
-            })
-        })
+        .query_map([k as i64], super::search::claim_row)
         .map_err(sql)?;
     cleaned(rows)
 }
@@ -61,6 +49,12 @@ mod tests {
             promoted_at: None,
             agent: "a".into(),
             session: "s".into(),
+            key: None,
+            superseded_by: None,
+            superseded_at: None,
+            outdated_by: None,
+            pending_by: None,
+            last_evidence_at: "2026-11-01T00:00:00.000Z".into(),
         };
         let claims = [
             c("weak", 1, 0.9, "promoted"),

@@ -44,6 +44,8 @@ pub enum ClaimStatus {
     Contested,
     // Withdrawn by a person.
     Retired,
+    // Replaced by a newer promoted claim (`superseded_by`): kept, never shown as current.
+    Superseded,
 }
 
 spelled!(ClaimStatus {
@@ -51,6 +53,7 @@ spelled!(ClaimStatus {
     Promoted => "promoted",
     Contested => "contested",
     Retired => "retired",
+    Superseded => "superseded",
 });
 
 /// Who sees a claim: its proposer only, or the whole fleet.

@@ -35,6 +35,12 @@ fn plant_snapshot(env: &Env) {
         promoted_at: Some(format!("2026{BIDI}-11-02T00:00:00.000Z{TAG}")),
         agent: planted("agent-b"),
         session: planted("sess-b"),
+        key: None,
+        superseded_by: None,
+        superseded_at: None,
+        outdated_by: Some(planted("c-widget-2")),
+        pending_by: None,
+        last_evidence_at: planted("2026-11-02T00:00:00.000Z"),
     };
     let event = EventRow {
         at: planted("2026-11-02T00:00:00.000Z"),
@@ -44,6 +50,7 @@ fn plant_snapshot(env: &Env) {
         agent: planted("agent-b"),
         session: planted("sess-b"),
         text: planted("widget requires port 8080"),
+        related_id: None,
     };
     let dir = env.ctxlake_home().join("cache/default");
     std::fs::create_dir_all(&dir).unwrap();
@@ -134,6 +141,12 @@ fn widgets(env: &Env, n: usize) {
             promoted_at: None,
             agent: "b".into(),
             session: "s".into(),
+            key: None,
+            superseded_by: None,
+            superseded_at: None,
+            outdated_by: None,
+            pending_by: None,
+            last_evidence_at: "2026-11-01T00:00:00.000Z".into(),
         })
         .collect();
     let dir = env.ctxlake_home().join("cache/default");

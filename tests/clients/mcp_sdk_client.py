@@ -3,7 +3,8 @@
 usage: python mcp_sdk_client.py /path/to/ctxlake
 
 Lists the eight tools and calls every one of them, in `legacy` (initialize handshake) and
-`auto` (server/discover probe) mode, then checks pinned mode. Runs the server in a throw-away
+`auto` (server/discover probe) mode, then checks pinned mode, peer-text labels and a fact
+replaced through `supersedes`/`key` then found with `include_superseded`. Runs the server in a throw-away
 CTXLAKE_HOME. Exits non-zero on the first failed check.
 """
 
@@ -32,9 +33,11 @@ CALLS = {
     "fleet_history": ({"limit": 5}, lambda s: isinstance(s["sessions"], list)),
     "fleet_handoff": ({"summary": "login refactor half done", "status": "in_progress"},
                       lambda s: s["status"] == "queued"),
-    "memory_search": ({"query": "flaky test"}, lambda s: isinstance(s["results"], list)),
+    "memory_search": ({"query": "flaky test", "include_superseded": True},
+                      lambda s: isinstance(s["results"], list)),
     "memory_propose": ({"claim": "CI needs RUSTFLAGS=-D warnings", "type": "convention",
-                        "subject": "ci", "evidence": EVIDENCE},
+                        "subject": "ci", "evidence": EVIDENCE, "key": "ci.rustflags",
+                        "supersedes": ["c-0123456789"]},
                        lambda s: s["status"] == "queued"),
     "memory_timeline": ({"subject": "ci"}, lambda s: isinstance(s["entries"], list)),
 }
@@ -110,6 +113,51 @@ async def peer_text(binary, home):
               f"[peer] the text block labels it: {reason[:60]}")
 
 
+OLD, NEW = "CI runs on Node 18", "CI runs on Node 22"
+
+
+async def aging(binary):
+    """A fact replaced through the SDK: `key` and `supersedes` on memory_propose from two
+    sessions, then memory_search with `include_superseded` (its output validated against the
+    published outputSchema by the SDK)."""
+    with tempfile.TemporaryDirectory() as home:
+        base = params(binary, home).env
+
+        def cli(*args, session="s-cli"):
+            env = {**base, "CTXLAKE_AGENT_ID": f"a-{session}", "CTXLAKE_SESSION_ID": session}
+            subprocess.run([binary, *args], env=env, check=True, capture_output=True)
+
+        def pipeline():
+            for step in ("sync", "maint", "sync"):
+                cli(step, "-q")
+
+        for session in ("s-o1", "s-o2"):
+            cli("memory", "propose", OLD, "--type", "environment", "--subject", "ci",
+                "--evidence", f"{session}:m1", "--key", "ci.node-version", session=session)
+        pipeline()
+        async with Client(params(binary, home), mode="legacy") as c:
+            r = await c.call_tool("memory_search", {"query": "Node CI"})
+            old = [h for h in r.structured_content["results"] if h["claim"] == OLD][0]
+        for _ in range(2):  # two connections: two independent MCP sessions
+            async with Client(params(binary, home), mode="legacy") as c:
+                r = await c.call_tool("memory_propose", {
+                    "claim": NEW, "type": "environment", "subject": "ci", "evidence": EVIDENCE,
+                    "supersedes": [old["id"]], "key": "ci.node-version"})
+                check(not r.is_error and r.structured_content["status"] == "queued",
+                      "[aging] memory_propose takes supersedes and key")
+        pipeline()
+        async with Client(params(binary, home), mode="auto") as c:
+            r = await c.call_tool("memory_search", {"query": "Node CI"})
+            now = {h["claim"]: h for h in r.structured_content["results"]}
+            check(not r.is_error and OLD not in now and NEW in now,
+                  "[aging] the replaced fact is not shown as current")
+            r = await c.call_tool("memory_search", {"query": "Node CI", "include_superseded": True})
+            hits = {h["claim"]: h for h in r.structured_content["results"]}
+            check(not r.is_error and hits[OLD]["status"] == "superseded"
+                  and hits[OLD]["superseded_by"] == hits[NEW]["id"],
+                  f"[aging] include_superseded: {OLD!r} superseded_by {hits[OLD]['superseded_by']}")
+
+
 async def main(binary):
     with tempfile.TemporaryDirectory() as home:
         legacy = await every_tool(binary, home, "legacy")
@@ -118,6 +166,7 @@ async def main(binary):
         check(auto == "2026-07-28", f"auto mode chose the stateless era ({auto})")
         await pinned(binary, home)
         await peer_text(binary, home)
+    await aging(binary)
     print("mcp sdk client: all checks passed")
 
 

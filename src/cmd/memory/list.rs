@@ -1,5 +1,5 @@
-//! `ctxlake memory list [--status S]`: every claim in the snapshot, for operators
-//! (including ones agents cannot see).
+//! `ctxlake memory list [--status S]`: the claims in the snapshot, for operators
+//! (including ones agents cannot see); superseded ones only with `--status superseded`.
 
 use clap::Args;
 use serde::Serialize;
@@ -12,13 +12,16 @@ use crate::vocab::{ClaimStatus, ClaimType};
 
 /// List claims in the published snapshot by status (operators see every status)
 ///
+/// Without `--status`, every claim but the superseded ones (`--status superseded` lists
+/// those, each with the claim that replaced it).
+///
 /// Example:
 ///   ctxlake memory list --status proposed
-///   ctxlake memory list --status contested --json
+///   ctxlake memory list --status superseded --json
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ListArgs {
-    /// Only claims with this status (default: all).
+    /// Only claims with this status (default: all but superseded).
     #[arg(long, value_enum)]
     pub status: Option<ClaimStatus>,
     /// Rows (default 50, at most 200).
@@ -45,6 +48,18 @@ pub struct Row {
     pub subject: String,
     pub independent_sessions: u32,
     pub claim: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The claim that replaced it (status `superseded`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+    /// A newer claim that probably updates it (`memory supersede` confirms, `memory keep`
+    /// dismisses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outdated_by: Option<String>,
+    /// A claim proposed to replace it, still waiting for the gate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_replacement: Option<String>,
 }
 
 pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
@@ -74,9 +89,15 @@ pub fn run(args: ListArgs, g: &GlobalArgs) -> Result<()> {
     printed(g.output().emit(&out, |o| {
         let mut t = table(&["id", "status", "type", "subject", "sessions", "claim"]);
         for r in &o.claims {
+            let status = match (&r.superseded_by, &r.outdated_by, &r.pending_replacement) {
+                (Some(by), ..) => format!("{} by {by}", r.status),
+                (_, Some(by), _) => format!("{}, outdated by {by}?", r.status),
+                (_, _, Some(by)) => format!("{}, {by} pending", r.status),
+                _ => r.status.to_string(),
+            };
             t.add_row(vec![
                 r.id.clone(),
-                r.status.to_string(),
+                status,
                 r.claim_type.to_string(),
                 r.subject.clone(),
                 r.independent_sessions.to_string(),
@@ -98,6 +119,10 @@ fn rows(s: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<(Vec<
             subject: c.subject,
             independent_sessions: c.independent_sessions,
             claim: c.text,
+            key: c.key,
+            superseded_by: c.superseded_by,
+            outdated_by: c.outdated_by,
+            pending_replacement: c.pending_by,
         })
         .collect();
     let truncated = rows.len() > limit;

@@ -1,5 +1,5 @@
 //! `ctxlake memory …`: search, propose and trace the fleet's shared claims; operators
-//! list, promote, contest and retire them.
+//! list, promote, contest, retire, supersede and keep them.
 
 use clap::Subcommand;
 
@@ -27,6 +27,12 @@ pub enum MemoryCmd {
     Contest(operator::OperatorArgs),
     #[command(about = "Retire a claim by hand: agents no longer see it")]
     Retire(operator::OperatorArgs),
+    #[command(
+        about = "Supersede a claim by hand (confirms a probable update): it is kept but no longer current"
+    )]
+    Supersede(operator::SupersedeArgs),
+    #[command(about = "Keep a claim flagged as probably outdated: the flag is dismissed")]
+    Keep(operator::KeepArgs),
     /// The semantic model (all-MiniLM-L6-v2): check what is configured, or install it
     #[command(subcommand)]
     Model(model::ModelCmd),
@@ -41,6 +47,8 @@ pub fn run(cmd: MemoryCmd, g: &GlobalArgs) -> Result<()> {
         MemoryCmd::Promote(a) => operator::run("promote", a, g),
         MemoryCmd::Contest(a) => operator::run("contest", a, g),
         MemoryCmd::Retire(a) => operator::run("retire", a, g),
+        MemoryCmd::Supersede(a) => operator::supersede(a, g),
+        MemoryCmd::Keep(a) => operator::keep(a, g),
         MemoryCmd::Model(c) => model::run(c, g),
     }
 }

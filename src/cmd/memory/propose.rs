@@ -11,11 +11,15 @@ use crate::tools::memory::propose::{ClaimType, ProposeInput, run as propose};
 ///
 /// Evidence is required: each `--evidence SESSION:MESSAGE` names the session and the
 /// message that show the claim (1 to 20 citations). `--evidence-json` takes a JSON
-/// array of citation objects instead.
+/// array of citation objects instead. A claim that replaces others names them with
+/// `--supersedes ID`, and a single-valued fact takes a `--key`: either takes effect only
+/// once the gate promotes the new claim from two independent sessions.
 ///
 /// Example:
 ///   ctxlake memory propose "CI needs RUSTFLAGS=-D warnings for clippy" --type environment \
 ///       --subject ci --evidence 01JSESSION:msg-42
+///   ctxlake memory propose "CI runs on Node 22" --type environment --subject ci \
+///       --key ci.node-version --supersedes c-e5d222faaf --evidence 01JSESSION:msg-43
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ProposeArgs {
@@ -33,6 +37,12 @@ pub struct ProposeArgs {
     /// Citations as a JSON array of objects with `session_id` and `message_id`.
     #[arg(long, value_name = "JSON", conflicts_with = "evidence")]
     pub evidence_json: Option<String>,
+    /// A claim this one replaces (`c-…`, repeatable, at most 20).
+    #[arg(long, value_name = "ID")]
+    pub supersedes: Vec<String>,
+    /// The slot of a single-valued fact (`ci.node-version`): replaces older claims with it.
+    #[arg(long)]
+    pub key: Option<String>,
 }
 
 pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
@@ -63,6 +73,8 @@ pub fn run(args: ProposeArgs, g: &GlobalArgs) -> Result<()> {
         claim_type: args.claim_type,
         subject: args.subject,
         evidence,
+        supersedes: args.supersedes,
+        key: args.key,
     };
     let out = propose(&ctx, input)?;
     emit_queued(g, &out)

@@ -10,11 +10,14 @@ use crate::vocab::{ClaimScope, ClaimType};
 /// Search the fleet's promoted claims (lexical FTS5 and vector similarity, fused)
 ///
 /// Every hit is a peer observation with its attribution: id, date, how many
-/// independent sessions back it, confidence, and CONTESTED when disputed.
+/// independent sessions back it, confidence, and its marks: CONTESTED when disputed,
+/// "probably outdated by" a newer claim, a pending replacement, "unconfirmed for N days".
+/// Claims a newer one replaced are left out unless `--include-superseded`.
 ///
 /// Example:
 ///   ctxlake memory search "flaky integration test"
 ///   ctxlake memory search postgres --subject db --type environment -k 5 --json
+///   ctxlake memory search "which Node version did CI use" --include-superseded
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct SearchArgs {
@@ -32,6 +35,9 @@ pub struct SearchArgs {
     /// How many results (default 10, at most 200).
     #[arg(short)]
     pub k: Option<u32>,
+    /// Also claims newer ones replaced (for history questions).
+    #[arg(long)]
+    pub include_superseded: bool,
 }
 
 pub fn run(args: SearchArgs, g: &GlobalArgs) -> Result<()> {
@@ -43,6 +49,7 @@ pub fn run(args: SearchArgs, g: &GlobalArgs) -> Result<()> {
         subject: args.subject,
         claim_type: args.claim_type,
         k: args.k,
+        include_superseded: args.include_superseded,
     };
     let out = search(&ctx, input)?;
     if let (false, Some(n)) = (g.json, &out.note) {

@@ -1,12 +1,13 @@
 //! The fleet page's record sections: pipeline health (stale data marked), handoffs and
 //! recent sessions (newest first), and memory: promoted and contested claims with their
-//! attribution, and the gate's queue with why each claim still waits.
+//! attribution and marks (probably outdated, a replacement pending, unconfirmed for N
+//! days), the gate's queue with why each claim still waits, and the supersede chains.
 
 use super::super::gather::{CLAIMS_SHOWN, FleetView};
 use super::super::html::{Esc, span, w};
 use super::fleet::{ago, more};
 use crate::memory::gate::waiting_because;
-use crate::memory::render::attribution;
+use crate::memory::render::{Marks, attribution_marked};
 use crate::snapshot::rows::ClaimRow;
 
 /// Handoffs and sessions shown; the CLI's `fleet history` has the rest.
@@ -118,7 +119,8 @@ pub(super) fn sessions(m: &mut String, v: &FleetView) {
     m.push_str("</section>");
 }
 
-fn claim_list(m: &mut String, title: &str, class: &str, rows: &[ClaimRow], queue: bool) {
+fn claim_list(m: &mut String, v: &FleetView, title: &str, class: &str, rows: &[ClaimRow]) {
+    let queue = class == "proposed";
     w!(
         m,
         "<h3>{title} <small>{}</small></h3>",
@@ -131,8 +133,8 @@ fn claim_list(m: &mut String, title: &str, class: &str, rows: &[ClaimRow], queue
     w!(m, "<ul class=\"claims {class}\">");
     for c in rows.iter().take(CLAIMS_SHOWN) {
         let date = c.promoted_at.as_deref().unwrap_or(&c.created_at);
-        let contested = c.status == crate::vocab::ClaimStatus::Contested;
-        let attr = attribution(&c.id, date, c.independent_sessions, c.confidence, contested);
+        let marks = Marks::of(c, v.now_ms, &v.memory.stale_after);
+        let attr = attribution_marked(&c.id, date, c.independent_sessions, c.confidence, &marks);
         w!(
             m,
             "<li><span class=\"attr\">{}</span> <span class=\"subject\">{} · {}</span><br><span class=\"text\">{}</span>",
@@ -166,11 +168,46 @@ pub(super) fn claims(m: &mut String, v: &FleetView) {
     }
     if let Some(id) = &mem.snapshot_id {
         w!(m, "<p class=\"note\">snapshot {}</p>", Esc(id));
-        claim_list(m, "Promoted", "promoted", &mem.promoted, false);
-        claim_list(m, "CONTESTED", "contested", &mem.contested, false);
-        claim_list(m, "Gate queue (proposed)", "proposed", &mem.proposed, true);
+        claim_list(m, v, "Promoted", "promoted", &mem.promoted);
+        claim_list(m, v, "CONTESTED", "contested", &mem.contested);
+        claim_list(m, v, "Gate queue (proposed)", "proposed", &mem.proposed);
+        chains(m, &mem.superseded);
     }
     m.push_str("</section>");
+}
+
+/// Superseded claims, newest first, each with the claim that replaced it.
+fn chains(m: &mut String, rows: &[ClaimRow]) {
+    w!(
+        m,
+        "<h3>Superseded <small>{}</small></h3>",
+        rows.len().min(CLAIMS_SHOWN)
+    );
+    if rows.is_empty() {
+        m.push_str("<p class=\"note\">None.</p>");
+        return;
+    }
+    m.push_str("<ul class=\"claims superseded\">");
+    for c in rows.iter().take(CLAIMS_SHOWN) {
+        let by = c.superseded_by.as_deref().unwrap_or("?");
+        let when = c.superseded_at.as_deref().unwrap_or_default();
+        w!(
+            m,
+            "<li><span class=\"attr\">[{} → {}, {}]</span> <span class=\"subject\">{} · {}</span><br><span class=\"text\">{}</span></li>",
+            Esc(&c.id),
+            Esc(by),
+            Esc(when.get(..10).unwrap_or(when)),
+            Esc(&c.subject),
+            Esc(c.claim_type.as_str()),
+            Esc(&c.text)
+        );
+    }
+    m.push_str("</ul>");
+    if rows.len() > CLAIMS_SHOWN {
+        m.push_str(
+            "<p class=\"more\">… more in <code>ctxlake memory list --status superseded</code></p>",
+        );
+    }
 }
 
 /// A session's outcome, marked when it was replayed from a transcript (`ctxlake import`).

@@ -37,6 +37,15 @@ pub(crate) struct Member<'a> {
     pub claim: &'a Claim,
     /// When it would promote on its own (enough independent sessions), if it would.
     pub promotes_at: Option<String>,
+    /// The claims it names in `supersedes` or a person said replace it.
+    pub ties: &'a BTreeSet<String>,
+}
+
+/// Two claims tied by `supersedes`, a person's supersede or a shared key: an update, which
+/// the supersede resolution settles, never a contradiction.
+fn tied(a: &Member, b: &Member) -> bool {
+    let key = a.claim.key();
+    a.ties.contains(b.id) || b.ties.contains(a.id) || (key.is_some() && key == b.claim.key())
 }
 
 /// Pass 2 over `members` (any order; they are taken in first-appearance order, and split
@@ -68,7 +77,7 @@ pub(crate) fn decide(members: &[Member]) -> Vec<(String, Gated)> {
             .1
             .iter()
             .copied()
-            .filter(|&r| keyed[r].2.contradicts(statement))
+            .filter(|&r| keyed[r].2.contradicts(statement) && !tied(sorted[r], m))
             .collect();
         if !rivals.is_empty() {
             let at = m.claim.created_at().to_string();

@@ -1,6 +1,6 @@
 //! The fold's claims in the full fold's order (by first proposal id), as small entries
-//! holding what every run reads (id, first proposal id, gate group, subject, hash,
-//! status) and the claim's detail as unparsed JSON. A run parses only the details of
+//! holding what every run reads (id, first proposal id, gate group, probable-update
+//! bucket, subject, hash, status) and the claim's detail as unparsed JSON. A run parses only the details of
 //! the claims it touches, so loading, saving and freeing 100k claims costs a few
 //! allocations each instead of dozens.
 
@@ -12,11 +12,12 @@ use serde_json::value::RawValue;
 use super::claim::Claim;
 use crate::vocab::ClaimStatus;
 
-/// (id, first proposal id, group, subject name, hash, status, detail).
+/// (id, first proposal id, group, bucket, subject name, hash, status, detail).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Entry(
     pub String,
     pub String,
+    pub u64,
     pub u64,
     pub u64,
     pub String,
@@ -76,10 +77,11 @@ impl List {
     /// Entry `i`'s claim, parsed; `None` if its detail does not parse.
     pub fn parse(&self, i: usize) -> Option<Claim> {
         let e = self.entries.get(i)?;
-        let mut c: Claim = serde_json::from_str(e.6.get()).ok()?;
+        let mut c: Claim = serde_json::from_str(e.7.get()).ok()?;
         c.group = e.2;
-        c.hash = e.4.clone();
-        c.status = Some(e.5);
+        c.bucket = e.3;
+        c.hash = e.5.clone();
+        c.status = Some(e.6);
         Some(c)
     }
 
@@ -92,10 +94,19 @@ impl List {
         out
     }
 
+    /// The ids of the claims listed in each of `buckets`, in one pass over the list.
+    pub fn bucket_members(&self, buckets: &BTreeSet<u64>) -> HashMap<u64, Vec<String>> {
+        let mut out: HashMap<u64, Vec<String>> = HashMap::new();
+        for e in self.entries.iter().filter(|e| buckets.contains(&e.3)) {
+            out.entry(e.3).or_default().push(e.0.clone());
+        }
+        out
+    }
+
     /// The positions of the claims whose subject is named one of `names`.
     pub fn with_subjects(&self, names: &HashSet<u64>) -> Vec<usize> {
         (0..self.entries.len())
-            .filter(|&i| names.contains(&self.entries[i].3))
+            .filter(|&i| names.contains(&self.entries[i].4))
             .collect()
     }
 
@@ -110,6 +121,7 @@ impl List {
                 id.clone(),
                 c.first_id().to_string(),
                 c.group,
+                c.bucket,
                 subject_name(&c.subject),
                 c.hash.clone(),
                 c.status.unwrap_or(ClaimStatus::Proposed),

@@ -1,23 +1,29 @@
 //! The gate as an incremental fold. `State` holds, per claim, the events the gate reads
 //! (its proposals, the first time each session was shown it, a person's word on it) and
 //! what the gate made of it; applying new events, in any order, recomputes only the
-//! claims and contradiction groups they touch. The result equals the full fold of every
-//! event (`memory::gate::fold`, kept as the reference the tests hold this to), so `maint`
-//! folds 1k new events on top of 100k in milliseconds instead of refolding history.
+//! claims, contradiction groups, supersede chains (`links`) and probable-update buckets
+//! they touch. The result equals the full fold of every event (`memory::gate::fold`, kept
+//! as the reference the tests hold this to), so `maint` folds 1k new events on top of
+//! 100k in milliseconds instead of refolding history.
 
 mod claim;
+mod events;
 mod group;
+mod links;
 mod list;
+mod settle;
 mod view;
+
+pub(crate) use claim::{Gated, Links, Op, SortKey};
+pub(crate) use settle::settle;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::memory::event::Event;
 use crate::spool::RecordKind;
-use claim::{Claim, Op, Proposal};
+use claim::Claim;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct State {
@@ -29,6 +35,15 @@ pub(crate) struct State {
     operators: HashMap<String, Vec<Op>>,
     /// A digest of every event id applied: a second copy of an event changes nothing.
     seen: HashSet<u128>,
+    /// Claim id → the claims whose proposals name it in `supersedes`.
+    #[serde(default)]
+    named_by: HashMap<String, BTreeSet<String>>,
+    /// Key → the claims holding it.
+    #[serde(default)]
+    keyed: HashMap<String, BTreeSet<String>>,
+    /// Claim id → the claims a person said it replaces (`memory supersede OLD --by ID`).
+    #[serde(default)]
+    replaces: HashMap<String, BTreeSet<String>>,
     /// What changed since the snapshot this state last built (`view`).
     pending: view::Pending,
     /// The claims this apply parsed or created, written back to `claims` at its end.
@@ -37,6 +52,12 @@ pub(crate) struct State {
     /// Groups a claim left during this apply: their gate runs again too.
     #[serde(skip)]
     left: BTreeSet<u64>,
+    /// Probable-update buckets a claim left during this apply.
+    #[serde(skip)]
+    left_buckets: BTreeSet<u64>,
+    /// Claims whose chains moved though they were not touched (a key's holder left).
+    #[serde(skip)]
+    relink: BTreeSet<String>,
 }
 
 /// An event id as `seen` holds it: 128 bits of its SHA-256.
@@ -102,79 +123,6 @@ impl State {
         self.work.get_mut(id)
     }
 
-    fn shown_to(&mut self, e: &Event, touched: &mut BTreeSet<String>) {
-        let ids = e.payload["claim_ids"].as_array().into_iter().flatten();
-        for id in ids.filter_map(Value::as_str) {
-            let key = shown_key(&e.session, id);
-            let first = self.shown.get(&key).is_none_or(|(sid, _)| e.id < *sid);
-            if first {
-                self.shown.insert(key, (e.id.clone(), e.at.clone()));
-                touched.insert(id.to_string());
-            }
-        }
-    }
-
-    fn propose(&mut self, e: Event, touched: &mut BTreeSet<String>) {
-        let Some((text, subject, ty)) = crate::memory::gate::proposal(&e.payload) else {
-            return;
-        };
-        let id = crate::memory::gate::claim_id(subject, text);
-        let proposal = Proposal(e.id, e.at, e.agent, e.session);
-        let (text, subject) = (text.to_string(), subject.to_string());
-        touched.insert(id.clone());
-        let Some(c) = self.open(&id) else {
-            let claim = Claim {
-                group: new_group(&subject, &text),
-                text,
-                subject,
-                ty,
-                proposals: vec![proposal],
-                gated: Default::default(),
-                hash: String::new(),
-                status: None,
-            };
-            self.work.insert(id, claim);
-            return;
-        };
-        let at = c.proposals.partition_point(|q| q.0 < proposal.0);
-        if at > 0 {
-            c.proposals.insert(at, proposal);
-            return;
-        }
-        // An older proposal than the claim's first: it names the claim now, and a claim
-        // already rendered moves (a new one is placed by `recompute`).
-        let old = (!c.hash.is_empty()).then(|| c.subject.clone());
-        c.proposals.insert(0, proposal);
-        c.text = text;
-        c.subject = subject;
-        c.ty = ty;
-        let (group, was) = (new_group(&c.subject, &c.text), c.group);
-        c.group = group;
-        if let Some(old) = old {
-            self.pending.reordered = true;
-            self.pending.subject(&old);
-        }
-        if group != was {
-            self.left.insert(was);
-        }
-    }
-
-    fn operator(&mut self, e: Event, touched: &mut BTreeSet<String>) {
-        let p = &e.payload;
-        let (Some(action), Some(id)) = (p["action"].as_str(), p["claim_id"].as_str()) else {
-            return;
-        };
-        if !matches!(action, "promote" | "contest" | "retire") {
-            return;
-        }
-        let reason = p["reason"].as_str().map(str::to_string);
-        let op = Op(e.id, e.at, e.agent, e.session, action.into(), reason);
-        let ops = self.operators.entry(id.to_string()).or_default();
-        let at = ops.partition_point(|o| o.0 < op.0);
-        ops.insert(at, op);
-        touched.insert(id.to_string());
-    }
-
     /// Re-run pass 2 for every group holding a touched claim (and every group a claim
     /// left), then re-render each claim whose inputs or gate result may have moved.
     /// `last`: the newest first id before this apply; a new claim sorting before it
@@ -201,9 +149,17 @@ impl State {
             ids.dedup();
             ids.retain(|id| self.open(id).is_some_and(|c| c.group == g));
             let decided = {
+                let ties: Vec<BTreeSet<String>> = ids
+                    .iter()
+                    .map(|id| {
+                        let ops = self.ops(id);
+                        self.work.get(id).map(|c| c.ties(ops)).unwrap_or_default()
+                    })
+                    .collect();
                 let members: Vec<group::Member> = ids
                     .iter()
-                    .filter_map(|id| {
+                    .zip(&ties)
+                    .filter_map(|(id, ties)| {
                         let claim = self.work.get(id)?;
                         let independent = claim.independent(|s| shown_at(&self.shown, s, id));
                         let promotes_at = claim.promotes_at(&independent);
@@ -211,6 +167,7 @@ impl State {
                             id,
                             claim,
                             promotes_at,
+                            ties,
                         })
                     })
                     .collect();
@@ -225,9 +182,24 @@ impl State {
                 }
             }
         }
+        self.relink(&mut render);
+        self.reflag(&mut render);
         for id in render {
             self.rerender(&id);
         }
+    }
+
+    /// A person's words on claim `id`, in id order.
+    fn ops(&self, id: &str) -> &[Op] {
+        self.operators
+            .get(id)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// Whether claim `id` exists (parsed in this apply or listed).
+    fn known(&self, id: &str) -> bool {
+        self.work.contains_key(id) || self.claims.position(id).is_some()
     }
 
     /// Render one claim again; a changed hash makes it (and its subject's timeline) pending.
@@ -256,12 +228,7 @@ impl State {
         Vec<(claim::SortKey, crate::snapshot::rows::EventRow)>,
     ) {
         let independent = c.independent(|s| shown_at(&self.shown, s, id)).len();
-        let ops = self
-            .operators
-            .get(id)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        c.render(id, independent, ops)
+        c.render(id, independent, self.ops(id), &|x| self.known(x))
     }
 }
 
@@ -277,6 +244,11 @@ fn shown_at(
 /// share a key whatever bytes a session holds.
 fn shown_key(session: &str, claim: &str) -> String {
     format!("{}:{session}{claim}", session.len())
+}
+
+fn new_bucket(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> u64 {
+    let shape = crate::memory::supersede::update::Shape::of(text);
+    crate::memory::supersede::update::bucket(subject, ty, &shape)
 }
 
 fn new_group(subject: &str, text: &str) -> u64 {

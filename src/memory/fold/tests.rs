@@ -8,13 +8,16 @@ use serde_json::json;
 use super::*;
 use crate::memory::gate::{Folded, fold};
 
-const TEXTS: [&str; 6] = [
+const TEXTS: [&str; 8] = [
     "CI uses Node 20",
     "CI uses Node 22",
     "tests need network",
     "tests do not need network",
     "ci uses node 20.",
     "release builds are signed",
+    // Probable updates of the two above them.
+    "CI now uses Node 24",
+    "tests no longer need network",
 ];
 const SUBJECTS: [&str; 3] = ["ci", "CI", "db"];
 const TYPES: [&str; 6] = [
@@ -29,10 +32,14 @@ const TYPES: [&str; 6] = [
 /// (kind, id, at, session, text, subject, type, extra): one generated event.
 type Gen = (u8, u16, u8, u8, u8, u8, u8, u8);
 
-/// The `n`-th generated event (ids are unique: one id is one record).
+/// The `n`-th generated event (ids are unique: one id is one record). `extra` picks a
+/// proposal's links (none, `supersedes` of the next text's claim, a key shared by a
+/// pair of texts, both) and a person's action.
 fn event(n: usize, (kind, id, at, session, text, subject, ty, extra): Gen) -> Event {
-    let (text, subject) = (TEXTS[text as usize % 6], SUBJECTS[subject as usize % 3]);
+    let (t, subject) = (text as usize % 8, SUBJECTS[subject as usize % 3]);
+    let text = TEXTS[t];
     let cid = crate::memory::gate::claim_id(subject, text);
+    let other = crate::memory::gate::claim_id(subject, TEXTS[(t + 1) % 8]);
     let (kind, payload) = match kind % 4 {
         0 | 1 => {
             let evidence = if extra % 7 == 0 {
@@ -40,17 +47,24 @@ fn event(n: usize, (kind, id, at, session, text, subject, ty, extra): Gen) -> Ev
             } else {
                 json!([{"session_id": "s", "message_id": "m"}])
             };
-            let payload = json!({"claim": text, "subject": subject,
+            let mut payload = json!({"claim": text, "subject": subject,
                 "type": TYPES[ty as usize % 6], "evidence": evidence});
+            if matches!(extra % 5, 1 | 4) {
+                payload["supersedes"] = json!([other, "not-an-id"]);
+            }
+            if matches!(extra % 5, 2 | 4) {
+                payload["key"] = json!(format!("slot.{}", t / 2));
+            }
             ("memory_propose", payload)
         }
         2 => ("memory_shown", json!({"claim_ids": [cid, "c-unknown"]})),
         _ => {
-            let action = ["promote", "contest", "retire", "shrug"][extra as usize % 4];
+            let action =
+                ["promote", "contest", "retire", "shrug", "supersede", "keep"][extra as usize % 6];
             let reason = (extra % 3 == 0).then_some("a person said so");
             (
                 "memory_operator",
-                json!({"action": action, "claim_id": cid, "reason": reason}),
+                json!({"action": action, "claim_id": cid, "reason": reason, "by": other}),
             )
         }
     };
@@ -80,10 +94,10 @@ fn gens() -> impl Strategy<Value = Vec<(Gen, u8)>> {
         0u16..400,
         0u8..6,
         0u8..3,
-        0u8..6,
+        0u8..8,
         0u8..3,
         0u8..6,
-        0u8..21,
+        0u8..30,
     );
     prop::collection::vec((one, 0u8..4), 1..40)
 }

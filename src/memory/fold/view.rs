@@ -47,14 +47,14 @@ impl State {
         h.update(mode.as_bytes());
         h.update([0]);
         for e in self.claims.entries() {
-            h.update(e.4.as_bytes());
+            h.update(e.5.as_bytes());
         }
         crate::digest::hex(&h.finalize())
     }
 
     /// Claims promoted and contested, after a person's word.
     pub(crate) fn counts(&self) -> (usize, usize) {
-        let of = |s: ClaimStatus| self.claims.entries().iter().filter(|e| e.5 == s).count();
+        let of = |s: ClaimStatus| self.claims.entries().iter().filter(|e| e.6 == s).count();
         (of(ClaimStatus::Promoted), of(ClaimStatus::Contested))
     }
 

@@ -158,26 +158,18 @@ fn build(
     }
     let folded = fold.folded();
     crate::services::trace::mark("state render");
-    full(
-        &dir,
-        &base,
-        &crate::snapshot::patch::Target {
-            snapshot_id,
-            fleet,
-            mode,
-            claims: &folded.claims,
-            events: &folded.events,
-            vectors,
-        },
-    )
+    full(&dir, &base, snapshot_id, fleet, mode, &folded, vectors)
 }
 
-/// A full build (or a patch of a copy of `base` that compares it row by row), renamed
-/// over `base` once finished and checked.
+/// A full build into a temporary file, renamed over `base` once finished and checked.
 fn full(
     dir: &std::path::Path,
     base: &std::path::Path,
-    target: &crate::snapshot::patch::Target,
+    snapshot_id: &str,
+    fleet: &str,
+    mode: &str,
+    folded: &crate::memory::gate::Folded,
+    vectors: &crate::snapshot::vectors::Vectors,
 ) -> Result<Vec<u8>> {
     crate::fsutil::sweep_temp_files(dir, std::time::Duration::from_secs(3600));
     let tmp = dir.join(format!(
@@ -185,18 +177,24 @@ fn full(
         std::process::id(),
         crate::fsutil::nonce()
     ));
-    let built = crate::snapshot::patch::build_from(base, &tmp, target)
-        .and_then(|patched| Ok((patched, read(&tmp)?)));
-    // Only a finished, checked file becomes the base (rename is atomic).
+    let built = crate::snapshot::build::build_with(
+        &tmp,
+        snapshot_id,
+        fleet,
+        mode,
+        &folded.claims,
+        &folded.events,
+        vectors,
+    )
+    .and_then(|()| read(&tmp));
+    // Only a finished, checked file becomes the base (rename is atomic), and never
+    // beside a journal a killed patch left, which SQLite would replay into it.
+    crate::snapshot::delta::settle(base);
     if built.is_err() || std::fs::rename(&tmp, base).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    let (patched, bytes) = built?;
-    crate::services::trace::mark(if patched {
-        "snapshot build (patched copy)"
-    } else {
-        "snapshot build (full)"
-    });
+    let bytes = built?;
+    crate::services::trace::mark("snapshot build (full)");
     Ok(bytes)
 }
 

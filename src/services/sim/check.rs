@@ -57,6 +57,7 @@ pub(super) fn quiescent(w: &World) -> Check {
             }
         }
         every_handoff_mirrored(w, f)?;
+        super::chains::as_a_full_fold(w, f)?;
     }
     Ok(())
 }
@@ -217,10 +218,13 @@ fn gate(w: &World, fleet: &str, key: &str, snap: &[u8]) -> Check {
         })
         .map_err(|e| format!("snapshot of `{key}` is unreadable: {e}"))?;
     for (id, ty) in promoted {
+        if super::chains::by_person(w, fleet, "promote", &id, None) {
+            continue; // a person's word is final
+        }
         let needed = match ty.as_str() {
             "environment" | "outcome" => 1,
             "convention" => 2,
-            _ => usize::MAX, // preference: only a person (none here); hypothesis: never
+            _ => usize::MAX, // preference: only a person; hypothesis: never
         };
         let have = independent_sessions(w, fleet, &id);
         if have < needed {
@@ -229,10 +233,21 @@ fn gate(w: &World, fleet: &str, key: &str, snap: &[u8]) -> Check {
             ));
         }
     }
-    Ok(())
+    super::chains::superseded_justified(w, fleet, key, &conn)
 }
 
-fn independent_sessions(w: &World, fleet: &str, id: &str) -> usize {
+pub(super) fn independent_sessions(w: &World, fleet: &str, id: &str) -> usize {
+    independent_naming(w, fleet, id, |_| true)
+}
+
+/// The sessions that proposed claim `id` without having been shown it first, counting
+/// only proposals `names` accepts (their payload).
+pub(super) fn independent_naming(
+    w: &World,
+    fleet: &str,
+    id: &str,
+    names: impl Fn(&serde_json::Value) -> bool,
+) -> usize {
     let recs: Vec<_> = w
         .written
         .iter()
@@ -259,7 +274,7 @@ fn independent_sessions(w: &World, fleet: &str, id: &str) -> usize {
             .min()
     };
     recs.iter()
-        .filter(|r| r.kind == RecordKind::MemoryPropose && about(r))
+        .filter(|r| r.kind == RecordKind::MemoryPropose && about(r) && names(&r.payload))
         .filter(|r| first_shown(&r.session).is_none_or(|t| r.ts < t))
         .map(|r| r.session.as_str())
         .collect::<BTreeSet<_>>()

@@ -20,14 +20,22 @@ const REPO: &str = "github.com/acme/app";
 const PATHS: [&str; 4] = ["src/a.rs", "src/b.rs", "docs/", "tests/"];
 /// Long enough that no lease expires within a run: the lease check replays claims exactly.
 const TTL_SECS: u64 = 3600;
-/// (type, subject, text): every gate threshold, and one contradiction.
-pub(super) const CLAIMS: [(&str, &str, &str); 6] = [
+/// (type, subject, text): every gate threshold, one contradiction, and facts that age:
+/// Debian 13 replaces 12 (by `supersedes` or the key `ci.os`, when a proposal names
+/// them), and postgres 17 is a probable update of 16.
+pub(super) const CLAIMS: [(&str, &str, &str); 8] = [
     ("environment", "ci", "CI runs on Debian 12"),
     ("convention", "style", "Use snake_case for JSON fields"),
     ("preference", "editor", "Prefer tabs"),
     ("hypothesis", "cache", "Maybe the cache is stale"),
     ("outcome", "db", "The test database is postgres 15"),
     ("outcome", "db", "The test database is postgres 16"),
+    ("environment", "ci", "CI runs on Debian 13"),
+    (
+        "outcome",
+        "db",
+        "The test database was upgraded to postgres 17",
+    ),
 ];
 
 pub(super) struct Host {
@@ -152,6 +160,8 @@ impl World {
                 .into_iter()
                 .collect::<Vec<_>>()
         };
+        // One draw per choice, as before memory aged: the random sequence every other
+        // action sees is unchanged, so seeds still replay the lease runs they always did.
         match self.rng.below(10) {
             0..4 => {
                 let paths = pick(&mut self.rng);
@@ -168,18 +178,52 @@ impl World {
             }
             6 => self.hand_off(i),
             7..9 => {
-                let (ty, subject, text) = CLAIMS[self.rng.below(CLAIMS.len() as u64) as usize];
-                let session = self.agents[i].session.clone();
-                let evidence = json!([{"session_id": session, "message_id": "m1"}]);
-                let p = json!({"claim": text, "type": ty, "subject": subject, "scope": "agent", "evidence": evidence});
-                self.spool(i, "memory_propose", p);
+                // The facts that age (Debian 12 and 13, postgres 17) more often.
+                let k = [0, 1, 2, 3, 4, 5, 6, 7, 0, 6, 6, 7][self.rng.below(12) as usize];
+                self.propose(i, k);
             }
             _ => {
-                let (_, subject, text) = CLAIMS[self.rng.below(CLAIMS.len() as u64) as usize];
-                let ids = [crate::memory::gate::claim_id(subject, text)];
-                self.spool(i, "memory_shown", json!({ "claim_ids": ids }));
+                // Now and then a person decides instead of an agent reading.
+                match self.rng.below(12) {
+                    k @ 0..8 => {
+                        let (_, subject, text) = CLAIMS[k as usize];
+                        let ids = [crate::memory::gate::claim_id(subject, text)];
+                        self.spool(i, "memory_shown", json!({ "claim_ids": ids }));
+                    }
+                    k => self.person(i, k as usize - 8),
+                }
             }
         }
+    }
+
+    /// Agent `i` proposes claim `k`. Most Debian proposals name the slot `ci.os`, and
+    /// Debian 13 mostly names Debian 12 in `supersedes` too (chosen by the record count,
+    /// not a draw).
+    fn propose(&mut self, i: usize, k: usize) {
+        let (ty, subject, text) = CLAIMS[k];
+        let session = self.agents[i].session.clone();
+        let evidence = json!([{"session_id": session, "message_id": "m1"}]);
+        let mut p = json!({"claim": text, "type": ty, "subject": subject, "scope": "agent", "evidence": evidence});
+        let pick = self.counter % 4;
+        if text.contains("Debian") && pick < 3 {
+            p["key"] = json!("ci.os");
+        }
+        if k == 6 && pick > 0 {
+            p["supersedes"] = json!([crate::memory::gate::claim_id("ci", CLAIMS[0].2)]);
+        }
+        self.spool(i, "memory_propose", p);
+    }
+
+    /// A person at agent `i`'s terminal decides on a claim, as `ctxlake memory
+    /// promote|supersede|keep` would queue it.
+    fn person(&mut self, i: usize, what: usize) {
+        let id = |k: usize| crate::memory::gate::claim_id(CLAIMS[k].1, CLAIMS[k].2);
+        let p = match what {
+            0 => json!({"action": "promote", "claim_id": id(2), "reason": "sim"}),
+            1 | 2 => json!({"action": "supersede", "claim_id": id(4), "by": id(5)}),
+            _ => json!({"action": "keep", "claim_id": id(5)}),
+        };
+        self.spool(i, "memory_operator", p);
     }
 
     /// Leave a note, let go of everything, and start a new session (maybe on another host).

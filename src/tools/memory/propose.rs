@@ -1,5 +1,7 @@
-//! `memory_propose`: file a candidate claim with evidence. It never promotes: the
-//! proposal is always scope `agent`, and only the gate (or a person) widens it.
+//! `memory_propose`: file a candidate claim with evidence, optionally naming the claims it
+//! replaces (`supersedes`) or the slot it fills (`key`). It never promotes: the proposal
+//! is always scope `agent`, and only the gate (or a person) widens it; a replacement
+//! takes effect only once the gate promotes it from two independent sessions.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -13,7 +15,7 @@ pub use crate::vocab::ClaimType;
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
     title: "Propose a memory claim",
-    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it.",
+    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it. Replacing a fact you saw: put its id (c-…) in supersedes; key single-valued facts.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -48,6 +50,15 @@ pub struct ProposeInput {
     /// 1 to 20 citations.
     #[schemars(with = "Vec<Citation>")]
     pub evidence: Vec<Value>,
+    /// Ids it replaces.
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub supersedes: Vec<String>,
+    /// Slot, e.g. ci.node-version.
+    #[serde(default)]
+    // The id rules (lowercase, digits, dots and dashes, at most 64) are checked by
+    // `check_key`, not published: the tool list has a token budget (tests/cli/mcp/tokens.rs).
+    pub key: Option<String>,
 }
 
 pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
@@ -61,13 +72,21 @@ pub fn run(ctx: &Ctx, input: ProposeInput) -> Result<Queued> {
     }
     crate::scope::validate_subject(&input.subject)?;
     crate::memory::evidence::check(&input.evidence)?;
-    let payload = json!({
+    let own = crate::memory::gate::claim_id(&input.subject, &input.claim);
+    crate::memory::supersede::check_links(&own, &input.supersedes, input.key.as_deref())?;
+    let mut payload = json!({
         "claim": input.claim,
         "type": input.claim_type.as_str(),
         "subject": input.subject,
         "scope": "agent",
         "evidence": input.evidence,
     });
+    if !input.supersedes.is_empty() {
+        payload["supersedes"] = json!(input.supersedes);
+    }
+    if let Some(k) = input.key {
+        payload["key"] = json!(k);
+    }
     queue::write(
         ctx,
         &fleet,

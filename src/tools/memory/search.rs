@@ -1,4 +1,5 @@
-//! `memory_search`: promoted claims matching a query, with attribution.
+//! `memory_search`: current claims matching a query, with attribution and age; claims
+//! newer ones replaced only when asked (`include_superseded`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,9 @@ pub struct SearchInput {
     /// Results (default 10, max 200).
     #[serde(default)]
     pub k: Option<u32>,
+    /// Also return replaced claims.
+    #[serde(default)]
+    pub include_superseded: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -71,8 +75,48 @@ pub struct Hit {
     pub confidence: f64,
     pub contested: bool,
     pub date: String,
+    /// When it was promoted (RFC 3339), if it was.
+    pub promoted_at: Option<String>,
+    /// When a session last proposed it: its newest evidence (RFC 3339).
+    pub last_evidence_at: String,
+    /// Days since its newest evidence, once past `[memory] stale_after_days` for its type.
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
+    pub unconfirmed_days: Option<u64>,
+    /// The slot it fills, when a proposal named one.
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub key: Option<String>,
+    /// The claim that replaced it (only with `include_superseded`).
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub superseded_by: Option<String>,
+    /// When it was replaced (RFC 3339).
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub superseded_at: Option<String>,
+    /// A newer claim that probably updates it (flagged, not applied): it ranks below that one.
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub outdated_by: Option<String>,
+    /// A claim proposed to replace it, still waiting for the gate.
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub pending_replacement: Option<String>,
     pub score: f64,
-    /// The claim as it must be shown: attribution line, then the text.
+    /// The claim as it must be shown: attribution line with its marks, then the text.
     pub rendered: String,
 }
 
@@ -84,7 +128,7 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         query: input.query.clone(),
         enabled: false,
         snapshot_id: None,
-        heading: render::HEADING.into(),
+        heading: format!("{}\n{}", render::HEADING, render::REPLACING),
         results: Vec::new(),
         truncated: false,
         note: None,
@@ -109,6 +153,7 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         claim_type: input.claim_type.map(ClaimType::as_str),
         scope: input.scope.map(ClaimScope::as_str),
         k,
+        include_superseded: input.include_superseded,
     };
     // The model loads here, on the first search (then kept for the process), never in the hook.
     let (embedder, fallback) = crate::snapshot::embed::select::for_snapshot(
@@ -129,32 +174,33 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         }
     };
     out.truncated = truncated;
+    let now = ctx.now_ms();
     for h in hits {
         let c = h.claim;
-        let (claim_type, scope, status) = (c.claim_type, c.scope, c.status);
         let date = c.promoted_at.clone().unwrap_or(c.created_at.clone());
-        let contested = status == ClaimStatus::Contested;
-        let rendered = render::render(
-            &c.id,
-            &date,
-            c.independent_sessions,
-            c.confidence,
-            contested,
-            &c.text,
-        );
+        let marks = render::Marks::of(&c, now, &ctx.config.stale_after);
+        let rendered = render::claim(&c, &marks);
         out.results.push(Hit {
-            id: c.id,
-            claim: c.text,
-            claim_type,
-            subject: c.subject,
-            scope,
-            status,
-            independent_sessions: c.independent_sessions,
-            confidence: c.confidence,
-            contested,
+            contested: marks.contested,
             date: date.get(..10).unwrap_or(&date).to_string(),
+            unconfirmed_days: marks.unconfirmed_days,
             score: (h.score * 1e6).round() / 1e6,
             rendered,
+            id: c.id,
+            claim: c.text,
+            claim_type: c.claim_type,
+            subject: c.subject,
+            scope: c.scope,
+            status: c.status,
+            independent_sessions: c.independent_sessions,
+            confidence: c.confidence,
+            promoted_at: c.promoted_at,
+            last_evidence_at: c.last_evidence_at,
+            key: c.key,
+            superseded_by: c.superseded_by,
+            superseded_at: c.superseded_at,
+            outdated_by: c.outdated_by,
+            pending_replacement: c.pending_by,
         });
     }
     record_shown(ctx, &fleet, &out);

@@ -50,9 +50,17 @@ pub struct TimelineOutput {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Entry {
     pub at: String,
-    /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired` or `handoff`.
+    /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired`,
+    /// `claim_superseded`, `claim_outdated`, `claim_kept` or `handoff`.
     pub kind: String,
     pub claim_id: Option<String>,
+    /// The other claim an entry names: what replaced this one (`claim_superseded`), what
+    /// probably updates it (`claim_outdated`), or its rival in a fork (`claim_contested`).
+    // Left out when absent, never null: published as its type alone (the tool list has a
+    // token budget, tests/cli/mcp/tokens.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub related_claim_id: Option<String>,
     pub agent: String,
     pub session: String,
     pub text: String,
@@ -97,6 +105,7 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                         at: e.at,
                         kind: e.kind,
                         claim_id: Some(e.claim_id),
+                        related_claim_id: e.related_id,
                         agent: e.agent,
                         session: e.session,
                         text: e.text,
@@ -127,6 +136,7 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
                 at: h.at,
                 kind: "handoff".into(),
                 claim_id: None,
+                related_claim_id: None,
                 agent: h.agent,
                 session: h.session,
                 text,

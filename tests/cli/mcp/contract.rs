@@ -64,6 +64,12 @@ fn populate(env: &Env) {
         promoted_at: Some("2026-01-02T00:00:00.000Z".into()),
         agent: "agent-b".into(),
         session: "sess-b".into(),
+        key: Some("ci.test-threads".into()),
+        superseded_by: None,
+        superseded_at: None,
+        outdated_by: None,
+        pending_by: None,
+        last_evidence_at: "2026-01-03T00:00:00.000Z".into(),
     };
     let event = ctxlake::snapshot::rows::EventRow {
         at: "2026-01-01T00:00:00.000Z".into(),
@@ -73,6 +79,7 @@ fn populate(env: &Env) {
         agent: "agent-b".into(),
         session: "sess-b".into(),
         text: "tried RUST_TEST_THREADS=1, it passed".into(),
+        related_id: None,
     };
     // `fleet_status` lists the fleets this host served, from the call log the MCP side
     // appends to: one earlier call today (a server prunes old logs), so both sides see the

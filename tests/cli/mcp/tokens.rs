@@ -10,7 +10,10 @@ use crate::common::Env;
 /// Issue 26's budgets. `WHOLE` is the ratchet reached so far, not yet the issue's goal of
 /// 2,500: the output schemas that clients validate `structuredContent` against are most of
 /// the rest, and a reference cannot reach across tools (each schema is its own document).
-const WHOLE: usize = 3_000;
+/// Issue 22's search and timeline fields (age, replacement and supersede links, published
+/// as their type alone since they are left out when absent) cost about 210 of it: 2,955 →
+/// 3,164 at 2026-07-28 when they were merged.
+const WHOLE: usize = 3_200;
 const MODEL_VISIBLE: usize = 1_200;
 const INSTRUCTIONS: usize = 120;
 
