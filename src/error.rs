@@ -173,6 +173,17 @@ impl Error {
     pub fn storage(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Kind::Storage, code, message)
     }
+    /// Serialize `value` for persisting: an error is an error, never an empty file or
+    /// object written in its place.
+    pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+        serde_json::to_vec(value)
+            .map_err(|e| Self::internal("serialize", format!("cannot serialize: {e}")))
+    }
+    /// [`Error::json`], indented for a person reading the object.
+    pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+        serde_json::to_vec_pretty(value)
+            .map_err(|e| Self::internal("serialize", format!("cannot serialize: {e}")))
+    }
     /// A bug on our side; the code says where.
     pub fn internal(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Kind::Internal, code, message)

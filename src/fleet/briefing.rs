@@ -74,7 +74,7 @@ pub struct RepoLine {
 /// Rebuilt every pass from the other caches, so not fsynced.
 pub fn write(ctx: &Ctx) -> crate::error::Result<()> {
     let m = material(ctx, ctx.now_ms());
-    let bytes = serde_json::to_vec(&m).unwrap_or_default();
+    let bytes = crate::error::Error::json(&m)?;
     crate::fsutil::write_rebuildable(
         &ctx.paths.cache_file(&ctx.scope.fleet, cache::BRIEFING),
         &bytes,

@@ -44,7 +44,7 @@ pub fn ensure(store: &dyn Store) -> Result<()> {
     if read(store)? == Found::Known {
         return Ok(());
     }
-    let body = serde_json::to_vec(&Marker { format: FORMAT }).unwrap_or_default();
+    let body = crate::error::Error::json(&Marker { format: FORMAT })?;
     match store.create(FORMAT_MARKER, &body)? {
         Created::Yes(_) => Ok(()),
         // Another host made it first: whatever it wrote decides.

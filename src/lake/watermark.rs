@@ -115,13 +115,8 @@ pub(crate) fn publish_feeds(store: &dyn Store, feeds: Vec<(String, Vec<String>)>
     let mut pending: Vec<(String, Vec<u8>)> = feeds
         .into_iter()
         .filter(|(_, listed)| !listed.is_empty())
-        .map(|(fleet, keys)| {
-            (
-                fleet,
-                serde_json::to_vec(&FeedEntry { keys }).unwrap_or_default(),
-            )
-        })
-        .collect();
+        .map(|(fleet, keys)| Ok((fleet, crate::error::Error::json(&FeedEntry { keys })?)))
+        .collect::<Result<_>>()?;
     for _ in 0..8 {
         if pending.is_empty() {
             return Ok(());

@@ -32,7 +32,7 @@ fn queue_in(ctx: &Ctx, fleet: &str, hook: bool, recs: &[(&str, serde_json::Value
         let mut rec = test_record(i as u64, fleet, kind, payload.clone());
         rec.id = crate::ulid::new();
         rec.session = "s1".into();
-        body.extend(crate::spool::encode(&rec));
+        body.extend(crate::spool::encode(&rec).unwrap());
     }
     let (dir, name) = match hook {
         true => (

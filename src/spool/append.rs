@@ -59,7 +59,7 @@ pub fn append(
     durable: bool,
     wait: Wait,
 ) -> Result<Landed> {
-    let line = encode(rec);
+    let line = encode(rec)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     if !dir.exists() {
         fs::DirBuilder::new()
@@ -206,7 +206,7 @@ fn write_overflow(path: &Path, line: &[u8], durable: bool) -> Result<PathBuf> {
 /// rename, so `sync` drains it whole or not at all). For a writer with many records at
 /// once (`ctxlake import`): no lock, no append, one file per batch.
 pub fn write_sealed(dir: &Path, stem: &str, recs: &[Record], limits: Limits) -> Result<PathBuf> {
-    let bytes: Vec<u8> = recs.iter().flat_map(encode).collect();
+    let bytes = super::encode_all(recs)?;
     if !dir.exists() {
         fs::DirBuilder::new()
             .recursive(true)

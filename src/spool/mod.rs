@@ -45,16 +45,25 @@ pub struct Record {
 }
 
 /// Encode `rec` as one complete line.
-pub fn encode(rec: &Record) -> Vec<u8> {
-    let json = serde_json::to_vec(rec).unwrap_or_default();
-    let rest = &json[1..]; // `"id":…}` — everything after the opening brace
+pub fn encode(rec: &Record) -> Result<Vec<u8>> {
+    let json = crate::error::Error::json(rec)?;
+    let rest = json.get(1..).unwrap_or_default(); // `"id":…}` — everything after the opening brace
     let crc = crc32fast::hash(rest);
     let mut line = Vec::with_capacity(PREFIX.len() + 10 + rest.len() + 1);
     line.extend_from_slice(PREFIX);
     line.extend_from_slice(format!("{crc:08x}\",").as_bytes());
     line.extend_from_slice(rest);
     line.push(b'\n');
-    line
+    Ok(line)
+}
+
+/// [`encode`] each of `recs`, one after another.
+pub fn encode_all<'a>(recs: impl IntoIterator<Item = &'a Record>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for rec in recs {
+        out.extend(encode(rec)?);
+    }
+    Ok(out)
 }
 
 /// Decode one line (without its newline) if it is exactly one intact record.
@@ -211,7 +220,7 @@ mod tests {
     #[test]
     fn round_trip_and_checksum() {
         let r = rec(1, serde_json::json!({"reason": "line\nbreak \"quoted\""}));
-        let line = encode(&r);
+        let line = encode(&r).unwrap();
         assert!(line.starts_with(PREFIX) && line.ends_with(b"\n"));
         assert_eq!(line.iter().filter(|b| **b == b'\n').count(), 1);
         assert_eq!(decode(&line[..line.len() - 1]), Some(r));
@@ -225,9 +234,9 @@ mod tests {
     fn torn_record_glued_to_the_next_is_resynced() {
         // A payload that itself contains the prefix must not fool the resync.
         let nested = serde_json::json!({"x": {"v": 1, "crc": "deadbeef"}});
-        let a = encode(&rec(1, nested.clone()));
-        let b = encode(&rec(2, nested));
-        let c = encode(&rec(3, Value::Null));
+        let a = encode(&rec(1, nested.clone())).unwrap();
+        let b = encode(&rec(2, nested)).unwrap();
+        let c = encode(&rec(3, Value::Null)).unwrap();
         let mut bytes = Vec::new();
         bytes.extend_from_slice(&a[..a.len() / 2]); // torn: killed mid-write, no newline
         bytes.extend_from_slice(&b);

@@ -339,7 +339,7 @@ fn sync_maps_a_raw_session_id_an_older_build_spooled() {
         kind: ctxlake::spool::RecordKind::HookSessionStart,
         payload: json!({"runtime": "claude-code"}),
     };
-    std::fs::write(&spool, ctxlake::spool::encode(&rec)).unwrap();
+    std::fs::write(&spool, ctxlake::spool::encode(&rec).unwrap()).unwrap();
     env.cmd().args(["sync", "-q"]).assert().success();
     let lake = env.ctxlake_home().join("lake");
     let (mut keys, mut bytes) = (Vec::new(), Vec::new());

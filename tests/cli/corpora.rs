@@ -164,7 +164,7 @@ fn sync_rescrubs_what_reaches_the_lake() {
             kind: ctxlake::spool::RecordKind::FleetHandoff,
             payload: json!({"summary": t, "status": "done"}),
         };
-        raw.extend(ctxlake::spool::encode(&rec));
+        raw.extend(ctxlake::spool::encode(&rec).unwrap());
         ids.push(id);
     }
     std::fs::write(&spool, raw).unwrap();

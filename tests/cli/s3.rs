@@ -330,7 +330,7 @@ fn seed_handoffs(lake: &std::path::Path, from: usize, n: usize) {
         .unwrap();
         std::fs::write(
             dir.join(format!("{id}.ndjson")),
-            ctxlake::spool::encode(&rec),
+            ctxlake::spool::encode(&rec).unwrap(),
         )
         .unwrap();
     }

@@ -59,6 +59,6 @@ pub(crate) fn read(path: &Path, fleet: &str) -> Option<Kept> {
 }
 
 pub(crate) fn write(path: &Path, kept: &Kept) -> Result<()> {
-    let bytes = serde_json::to_vec(kept).unwrap_or_default();
+    let bytes = crate::error::Error::json(kept)?;
     crate::fsutil::write_atomic(path, &bytes, 0o600)
 }

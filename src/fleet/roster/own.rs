@@ -175,7 +175,7 @@ impl Own {
         self.windows = windows;
         // Kept first: whether or not the PUT lands (or lands late), its id is ours.
         Kept::remember(&mut self.recent, &obj.write);
-        let bytes = serde_json::to_vec(&obj).unwrap_or_default();
+        let bytes = crate::error::Error::json(&obj)?;
         let recent = self.recent.clone();
         let write = obj.write.clone();
         kept::write(

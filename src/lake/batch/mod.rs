@@ -16,6 +16,7 @@ use serde_json::json;
 pub(crate) use send::send;
 
 use crate::cache::HandoffNote;
+use crate::error::Result;
 use crate::spool::{self, Record, RecordKind};
 
 /// Encoded bytes per batch object at most (a single larger record is a batch alone).
@@ -71,10 +72,10 @@ pub(crate) fn is_batch(key: &str) -> bool {
 }
 
 /// Split `recs` (in order) into batches of at most `MAX_BYTES` encoded bytes each.
-pub(crate) fn split(recs: Vec<Record>) -> Vec<(Vec<Record>, Vec<u8>)> {
+pub(crate) fn split(recs: Vec<Record>) -> Result<Vec<(Vec<Record>, Vec<u8>)>> {
     let mut out: Vec<(Vec<Record>, Vec<u8>)> = Vec::new();
     for rec in recs {
-        let line = spool::encode(&rec);
+        let line = spool::encode(&rec)?;
         match out.last_mut() {
             Some((rs, body)) if body.len() + line.len() <= MAX_BYTES => {
                 rs.push(rec);
@@ -83,7 +84,7 @@ pub(crate) fn split(recs: Vec<Record>) -> Vec<(Vec<Record>, Vec<u8>)> {
             _ => out.push((vec![rec], line)),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The records of a batch object of `fleet` in `area`, line by line, and how many lines
@@ -151,7 +152,7 @@ mod tests {
     #[test]
     fn batches_are_bounded_and_keep_order() {
         let recs: Vec<Record> = (0..40).map(|n| rec(n, "f", "fleet_handoff")).collect();
-        let batches = split(recs.clone());
+        let batches = split(recs.clone()).unwrap();
         assert!(batches.len() > 1, "crosses the bound");
         assert!(batches.iter().all(|(_, b)| b.len() <= MAX_BYTES));
         let back: Vec<Record> = batches.into_iter().flat_map(|(r, _)| r).collect();
@@ -162,14 +163,14 @@ mod tests {
     /// hostile id are each skipped and counted; the good lines around them still read.
     #[test]
     fn each_line_is_checked_on_its_own() {
-        let mut bytes = spool::encode(&rec(1, "f", "fleet_handoff"));
+        let mut bytes = spool::encode(&rec(1, "f", "fleet_handoff")).unwrap();
         bytes.extend(b"{\"v\":1,\"crc\":\"00000000\",\"id\":\"torn\"}\n");
-        bytes.extend(spool::encode(&rec(2, "g", "fleet_handoff")));
-        bytes.extend(spool::encode(&rec(3, "f", "memory_propose")));
+        bytes.extend(spool::encode(&rec(2, "g", "fleet_handoff")).unwrap());
+        bytes.extend(spool::encode(&rec(3, "f", "memory_propose")).unwrap());
         let mut hostile = rec(4, "f", "fleet_handoff");
         hostile.id = "../../etc".into();
-        bytes.extend(spool::encode(&hostile));
-        bytes.extend(spool::encode(&rec(5, "f", "fleet_handoff")));
+        bytes.extend(spool::encode(&hostile).unwrap());
+        bytes.extend(spool::encode(&rec(5, "f", "fleet_handoff")).unwrap());
         let (notes, bad) = notes(&bytes, "f");
         let ids: Vec<String> = notes.into_iter().map(|n| n.id).collect();
         assert_eq!(ids, [rec(1, "f", "").id, rec(5, "f", "").id]);

@@ -70,7 +70,7 @@ pub(crate) fn send(
         let (there, recs): (Vec<Record>, Vec<Record>) =
             recs.into_iter().partition(|r| held.contains(&r.id));
         sent.already_applied += there.len();
-        for (recs, body) in split(recs) {
+        for (recs, body) in split(recs)? {
             todo.push(Batch::new(&fleet, area, recs, body));
         }
     }
@@ -136,7 +136,7 @@ fn settle(
             sent.already_applied += 1;
         }
         if !missing.is_empty() {
-            let body: Vec<u8> = missing.iter().flat_map(spool::encode).collect();
+            let body = spool::encode_all(&missing)?;
             again.push(Batch::new(&b.fleet, b.area, missing, body));
         }
     }
@@ -211,7 +211,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let store = LocalStore::open(d.path()).unwrap();
         let recs: Vec<Record> = (0..3).map(rec).collect();
-        let body: Vec<u8> = recs[..2].iter().flat_map(spool::encode).collect();
+        let body: Vec<u8> = spool::encode_all(&recs[..2]).unwrap();
         let key = Area::Events.key("f", &recs[0].id);
         store.create(&key, &body).unwrap();
         let groups = || BTreeMap::from([(("f".to_string(), Area::Events), recs.clone())]);

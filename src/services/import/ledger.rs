@@ -41,7 +41,7 @@ impl Ledger {
             std::fs::create_dir_all(d)
                 .map_err(|e| crate::error::Error::io("cannot create", d, e))?;
         }
-        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        let bytes = crate::error::Error::json(self)?;
         crate::fsutil::write_atomic(&f, &bytes, 0o600)
     }
 }

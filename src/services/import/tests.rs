@@ -146,7 +146,7 @@ fn a_session_the_hook_captured_and_sync_drained_is_not_imported() {
             .join("mirror/default/someone@host")
             .join(format!("{SESSION}.ndjson"));
         std::fs::create_dir_all(mirrored.parent().unwrap()).unwrap();
-        std::fs::write(&mirrored, crate::spool::encode(&rec)).unwrap();
+        std::fs::write(&mirrored, crate::spool::encode(&rec).unwrap()).unwrap();
         let r = import(&h);
         assert_eq!((r.sessions, r.captured_live), want, "{r:#?}");
     }

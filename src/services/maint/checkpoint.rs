@@ -275,7 +275,7 @@ pub(crate) fn save(
         wrote || l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
     if moved {
         cp.store = store.url();
-        let body = serde_json::to_vec(cp).unwrap_or_default();
+        let body = crate::error::Error::json(cp)?;
         write(&local_file(paths, fleet), &body)?;
         crate::services::trace::mark("state write");
     }
@@ -286,8 +286,9 @@ pub(crate) fn save(
 fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint) -> Result<()> {
     // A checkpoint names no lake: whoever reads it found it in theirs.
     let url = std::mem::take(&mut cp.store);
-    let body = serde_json::to_vec(&*cp).unwrap_or_default();
+    let body = crate::error::Error::json(&*cp);
     cp.store = url;
+    let body = body?;
     let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
     store.create(&key, &body)?;
     store.flush()?;

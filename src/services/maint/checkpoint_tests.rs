@@ -60,7 +60,9 @@ fn land(store: &dyn Store, fleet: &str, e: &Event) {
         kind: e.kind.clone(),
         payload: e.payload.clone(),
     };
-    store.create(&key, &crate::spool::encode(&rec)).unwrap();
+    store
+        .create(&key, &crate::spool::encode(&rec).unwrap())
+        .unwrap();
     if is_late(&key, store.now_ms().unwrap()) {
         publish_feed(store, fleet, vec![key]).unwrap();
     }

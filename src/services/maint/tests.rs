@@ -9,7 +9,9 @@ use serde_json::json;
 /// Create a batch of the one claim event `rec` in fleet `f`.
 fn land(store: &LocalStore, rec: &crate::spool::Record) {
     let key = keys::claim_event_batch("f", &rec.id);
-    store.create(&key, &crate::spool::encode(rec)).unwrap();
+    store
+        .create(&key, &crate::spool::encode(rec).unwrap())
+        .unwrap();
 }
 
 /// A lake holding one claim event, and that event.

@@ -286,10 +286,10 @@ mod tests {
         let store = LocalStore::open(d.path()).unwrap();
         for first in [2, 6, 10] {
             let mut body: Vec<u8> = (first..first + 4)
-                .flat_map(|i| spool::encode(&note(i)))
+                .flat_map(|i| spool::encode(&note(i)).unwrap())
                 .collect();
             let stray = test_record(99, "other", "fleet_handoff", serde_json::json!({}));
-            body.extend(spool::encode(&stray));
+            body.extend(spool::encode(&stray).unwrap());
             let key = keys::handoff_batch("f", &note(first).id);
             store.create(&key, &body).unwrap();
         }
@@ -312,7 +312,9 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let store = LocalStore::open(d.path()).unwrap();
         let batch = |ids: &[u64]| -> Vec<u8> {
-            ids.iter().flat_map(|i| spool::encode(&note(*i))).collect()
+            ids.iter()
+                .flat_map(|i| spool::encode(&note(*i)).unwrap())
+                .collect()
         };
         store
             .create(

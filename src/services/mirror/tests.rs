@@ -25,7 +25,7 @@ fn claim(paths: &Paths, store: &dyn Store, fleet: &str, n: u64) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join(format!("{fleet}.ndjson")),
-        crate::spool::encode(&rec),
+        crate::spool::encode(&rec).unwrap(),
     )
     .unwrap();
     let wait = Duration::from_millis(50);
@@ -128,7 +128,7 @@ fn handoff(paths: &Paths, store: &dyn Store, fleet: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join(format!("{fleet}.ndjson")),
-        crate::spool::encode(&rec),
+        crate::spool::encode(&rec).unwrap(),
     )
     .unwrap();
     let wait = Duration::from_millis(50);

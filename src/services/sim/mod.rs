@@ -10,6 +10,7 @@
 //! fail; the first is seed 3: "at step 14: record 01KDVDNWA3000000000000000F (fleet_claim)
 //! was lost" (a storm made the drain's writes fail after its spool file was gone).
 
+mod agents;
 mod chains;
 mod check;
 mod store;

@@ -79,6 +79,8 @@ pub(crate) fn check(dir: &Path, marker: &Path) -> Result<Vec<Stamp>, String> {
     if let Some(parent) = marker.parent() {
         let _ = std::fs::create_dir_all(parent);
     }
-    let _ = std::fs::write(marker, serde_json::to_vec(&stamps).unwrap_or_default());
+    if let Ok(bytes) = serde_json::to_vec(&stamps) {
+        let _ = std::fs::write(marker, bytes);
+    }
     Ok(stamps)
 }

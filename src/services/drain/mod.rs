@@ -5,7 +5,7 @@
 //! Every lock wait is bounded: a file whose lock stays held is skipped with a note and
 //! drained by a later sync.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,9 +13,12 @@ use std::time::Duration;
 use crate::error::{Error, Result};
 use crate::fleet::roster;
 use crate::lake::store::Store;
-use crate::lake::{batch, keys};
 use crate::paths::Paths;
-use crate::spool::{self, Record, lock};
+use crate::spool::{self, lock};
+
+mod apply;
+
+use apply::{Applied, Applier};
 
 /// Spool bytes read, applied and flushed at a time (about 10k records): memory stays
 /// bounded whatever the file's size.
@@ -240,9 +243,11 @@ fn drain_file(
         for rec in scan.records {
             report.records += 1;
             match applier.apply(rec, is_hook, report)? {
-                Some(true) => report.applied += 1,
-                Some(false) => report.already_applied += 1,
-                None => {} // a create, counted when the batch is sent
+                Applied::Now => report.applied += 1,
+                Applied::Before => report.already_applied += 1,
+                // A create is counted when its batch is sent; a refused record was
+                // counted as a bad line.
+                Applied::Queued | Applied::Refused => {}
             }
         }
         if applier.has_creates() {
@@ -290,177 +295,5 @@ fn read_block(file: &mut fs::File, f: &Path, pos: u64, len: usize) -> Result<Vec
     Ok(buf)
 }
 
-/// Applies records to the lake, batching roster writes and session segments.
-struct Applier<'a> {
-    store: &'a dyn Store,
-    lake_offset_ms: i64,
-    /// This host's roster of each fleet, read on the fleet's first presence record
-    /// (unless an earlier drain's is reused), with when it was read.
-    rosters: HashMap<String, Carried>,
-    /// Fleets whose marker the lake holds (see `Carry`).
-    marked: &'a mut HashSet<String>,
-    paths: Paths,
-    /// One-time messages for the person (see `roster::Own::take_warning`).
-    warnings: Vec<roster::Warning>,
-    /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
-    file: String,
-    segments: BTreeMap<(String, String, String), Vec<Record>>,
-    /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
-    feed: BTreeMap<String, Vec<String>>,
-    /// Create-only records waiting for the next flush, by fleet and area, in spool order.
-    creates: BTreeMap<(String, batch::Area), Vec<Record>>,
-    /// Ids the lake already holds, learnt while draining the current spool file.
-    held: HashSet<String>,
-}
-
-impl<'a> Applier<'a> {
-    fn new(
-        store: &'a dyn Store,
-        paths: &Paths,
-        marked: &'a mut HashSet<String>,
-        mut rosters: HashMap<String, Carried>,
-    ) -> Result<Self> {
-        let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
-        let now = crate::time::now_ms();
-        // A clock stepped back makes the age negative: read again then too.
-        let fresh = |at: i64| (0..ROSTER_REUSE_MS).contains(&(now - at));
-        rosters.retain(|_, (own, at)| fresh(*at) && own.still_current());
-        Ok(Applier {
-            store,
-            lake_offset_ms,
-            rosters,
-            marked,
-            warnings: Vec::new(),
-            paths: paths.clone(),
-            file: String::new(),
-            segments: BTreeMap::new(),
-            feed: BTreeMap::new(),
-            creates: BTreeMap::new(),
-            held: HashSet::new(),
-        })
-    }
-
-    fn lake_now(&self) -> i64 {
-        crate::time::now_ms() + self.lake_offset_ms
-    }
-
-    /// Returns false when the record had been applied before.
-    /// `Some(applied)`, or `None` for a create that waits for the next flush.
-    fn apply(
-        &mut self,
-        mut rec: Record,
-        is_hook: bool,
-        report: &mut DrainReport,
-    ) -> Result<Option<bool>> {
-        // The write boundary again before anything becomes permanent: a spool file may
-        // come from an older build, or from a writer that is not ctxlake at all.
-        report.secrets_rescrubbed +=
-            crate::scrub::scrub(&mut rec.payload, crate::rules::MAX_TEXT_CHARS).redacted;
-        // A session id names a segment key: one an older build spooled raw is mapped as
-        // today's writers map it (a no-op for an id they wrote).
-        rec.session = crate::scope::session_id(&rec.session);
-        // The record id too: it names batch keys, and every reader drops a bad one.
-        if crate::scope::validate_id("fleet", &rec.fleet).is_err()
-            || crate::scope::validate_id("record", &rec.id).is_err()
-            || crate::scope::validate_id("agent", &rec.agent).is_err()
-            || crate::scope::validate_id("session", &rec.session).is_err()
-        {
-            report.bad_lines += 1;
-            return Ok(Some(false));
-        }
-        if !self.marked.contains(&rec.fleet) {
-            self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;
-            self.marked.insert(rec.fleet.clone());
-        }
-        // Handoffs and claim events wait for the flush, which writes them in batches.
-        if let Some(area) = batch::Area::of(&rec.kind) {
-            let group = (rec.fleet.clone(), area);
-            self.creates.entry(group).or_default().push(rec);
-            return Ok(None);
-        }
-        if is_hook {
-            let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
-            self.segments.entry(k).or_default().push(rec.clone());
-            // A session replayed from a transcript (`ctxlake import`) ended long ago: it
-            // belongs in history, never in the roster of live agents.
-            if rec.payload["imported"] == true {
-                return Ok(Some(true));
-            }
-        }
-        self.apply_presence(&rec).map(Some)
-    }
-
-    fn has_creates(&self) -> bool {
-        !self.creates.is_empty()
-    }
-
-    /// Write the queued create-only records as batch objects (see `batch::send`) and
-    /// count them; a batch that landed late is also named in the feed.
-    fn send_creates(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
-        let groups = std::mem::take(&mut self.creates);
-        let offset = self.lake_offset_ms;
-        let now = move || crate::time::now_ms() + offset;
-        let sent = batch::send(self.store, groups, recheck, &mut self.held, &now)?;
-        report.applied += sent.applied;
-        report.already_applied += sent.already_applied;
-        for (fleet, key) in sent.late {
-            self.feed.entry(fleet).or_default().push(key);
-        }
-        Ok(())
-    }
-
-    fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
-        if !self.rosters.contains_key(&rec.fleet) {
-            let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
-            self.warnings.extend(own.take_warning());
-            self.rosters
-                .insert(rec.fleet.clone(), (own, crate::time::now_ms()));
-        }
-        let now = self.lake_now();
-        let (own, _) = self
-            .rosters
-            .get_mut(&rec.fleet)
-            .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
-        Ok(own.apply(rec, &self.file, now))
-    }
-
-    /// Write each changed roster (one PUT per fleet, all at once) and the batched
-    /// segments, name them in the feeds, then make the lake durable.
-    /// `recheck`: this block's batch objects may have been cut differently by the run
-    /// that crashed (see `batch::send`).
-    fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
-        self.send_creates(report, recheck)?;
-        let now = self.lake_now();
-        let (mut puts, mut written) = (Vec::new(), Vec::new());
-        for (fleet, (own, _)) in self.rosters.iter_mut() {
-            if let Some(put) = own.prepare(&self.paths.spool, now)? {
-                puts.push(put);
-                written.push(fleet.clone());
-            }
-        }
-        self.store.put_many(&puts)?;
-        for fleet in written {
-            if let Some((own, _)) = self.rosters.get_mut(&fleet) {
-                own.landed();
-            }
-        }
-        let mut segments = Vec::new();
-        for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
-            let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
-                continue;
-            };
-            let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
-            let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
-            self.feed.entry(fleet).or_default().push(key.clone());
-            segments.push((key, body));
-        }
-        self.store.create_many(&segments)?;
-        let feeds = std::mem::take(&mut self.feed).into_iter().collect();
-        crate::lake::watermark::publish_feeds(self.store, feeds)?;
-        self.store.flush()
-    }
-}
-
 #[cfg(test)]
-#[path = "drain_tests.rs"]
 mod tests;

@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::lake::store::LocalStore;
+use crate::lake::{batch, keys};
+use crate::spool::Record;
 use serde_json::json;
 
 /// A spool file many blocks long, with a line longer than a block and a torn tail,
@@ -17,7 +19,7 @@ fn a_file_is_drained_block_by_block() {
         } else {
             format!("note {i}")
         };
-        body.extend(spool::encode(&handoff_rec(i, summary)));
+        body.extend(spool::encode(&handoff_rec(i, summary)).unwrap());
     }
     body.extend(b"{\"v\":1,\"crc\":\"0000");
     fs::write(dir.join("f.ndjson"), &body).unwrap();
@@ -34,11 +36,16 @@ fn a_record_with_a_hostile_id_is_counted_bad() {
     let (_d, paths, store, dir) = home();
     let mut hostile = handoff_rec(0, "x".into());
     hostile.id = "../../etc".into();
-    let mut body = spool::encode(&hostile);
-    body.extend(spool::encode(&handoff_rec(1, "ok".into())));
+    let mut body = spool::encode(&hostile).unwrap();
+    body.extend(spool::encode(&handoff_rec(1, "ok".into())).unwrap());
     fs::write(dir.join("f.ndjson"), &body).unwrap();
     let r = drain_once(&paths, &store);
-    assert_eq!((r.bad_lines, r.applied), (1, 1), "{r:?}");
+    // Counted once, as bad: never also as "already applied".
+    assert_eq!(
+        (r.bad_lines, r.applied, r.already_applied),
+        (1, 1, 0),
+        "{r:?}"
+    );
     assert_eq!(handoff_ids(&store, "f").len(), 1);
 }
 
@@ -48,7 +55,7 @@ fn queue_claim(dir: &Path, n: u64, session: &str) {
         "ttl_secs": 600});
     let mut rec = batch::test_record(n, "f", "fleet_claim", payload);
     rec.session = session.into();
-    fs::write(dir.join("f.ndjson"), spool::encode(&rec)).unwrap();
+    fs::write(dir.join("f.ndjson"), spool::encode(&rec).unwrap()).unwrap();
 }
 
 fn roster_sessions(store: &dyn Store, paths: &Paths) -> Vec<String> {
@@ -139,14 +146,14 @@ fn a_redo_settles_against_what_an_earlier_run_created() {
     // The earlier run landed records 0-1 under 0's key and 9-11 under 9's key.
     for range in [0..2, 9..12] {
         let first = &recs[range.start].id;
-        let body: Vec<u8> = recs[range].iter().flat_map(spool::encode).collect();
+        let body: Vec<u8> = spool::encode_all(&recs[range]).unwrap();
         store
             .create(&keys::handoff_batch("f", first), &body)
             .unwrap();
     }
     let dir = paths.spool.join("mcp");
     fs::create_dir_all(&dir).unwrap();
-    let body: Vec<u8> = recs.iter().flat_map(spool::encode).collect();
+    let body: Vec<u8> = spool::encode_all(&recs).unwrap();
     let sealed = dir.join(format!("f.{}.ndjson", crate::ulid::new()));
     fs::write(&sealed, &body).unwrap();
     // The crashed run had marked its flush of the file's first block open.
