@@ -181,8 +181,18 @@ pub fn read<T: DeserializeOwned + Clean>(paths: &Paths, fleet: &str, name: &str)
 }
 
 pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let bytes = match crate::fsutil::read_capped(path, crate::rules::cap::CACHE) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return failed(
+                Problem::Unreadable,
+                format!(
+                    "cache `{}` is larger than {} MiB and is not read; run `ctxlake sync` to rebuild it",
+                    path.display(),
+                    crate::rules::cap::CACHE >> 20
+                ),
+            );
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return failed(
                 Problem::Missing,

@@ -11,6 +11,20 @@ use crate::error::{Error, Result};
 
 const TMP_MARK: &str = ".tmp-";
 
+/// The bytes of `path`, unless it is larger than `cap` (`Ok(None)`), judged from its
+/// size before a byte is read and never reading past `cap`.
+pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let f = File::open(path)?;
+    let len = f.metadata()?.len();
+    if len > cap {
+        return Ok(None);
+    }
+    let mut b = Vec::with_capacity(len as usize);
+    f.take(cap + 1).read_to_end(&mut b)?;
+    Ok((b.len() as u64 <= cap).then_some(b))
+}
+
 /// Replace `path` with `bytes` atomically. Keeps the mode of an existing file, else `mode`.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, true)

@@ -25,6 +25,8 @@ mod doctor;
 mod fleets;
 #[path = "cli/hook.rs"]
 mod hook;
+#[path = "cli/hostile.rs"]
+mod hostile;
 #[path = "cli/http.rs"]
 mod http;
 #[path = "cli/import.rs"]

@@ -29,9 +29,11 @@ pub struct Lease {
 }
 
 impl Lease {
-    /// Whether the lease is in force at lake time `now_ms`: until, not at, its expiry.
+    /// Whether the lease is in force at lake time `now_ms`: until, not at, its expiry,
+    /// and never longer than the longest TTL after its grant (`rules::MAX_TTL_SECS`, as
+    /// the write path grants): a roster's year-9999 expiry holds a path for a week at most.
     pub fn is_live(&self, now_ms: i64) -> bool {
-        self.expires_at_ms > now_ms
+        self.expires_at_ms.min(max_expiry(self.granted_at_ms)) > now_ms
     }
 
     /// A lease as a roster spells it (its holder is the presence it sits in). Every lease
@@ -43,7 +45,8 @@ impl Lease {
             holder: holder.clone(),
             reason: e.reason,
             granted_at_ms: e.granted_at_ms,
-            expires_at_ms: e.expires_at_ms,
+            // Shown as it is judged (`is_live`): capped at the longest TTL.
+            expires_at_ms: e.expires_at_ms.min(max_expiry(e.granted_at_ms)),
         }
     }
 
@@ -57,6 +60,11 @@ impl Lease {
             expires_at_ms: self.expires_at_ms,
         }
     }
+}
+
+/// The latest a lease granted at `granted_at_ms` may expire.
+fn max_expiry(granted_at_ms: i64) -> i64 {
+    granted_at_ms.saturating_add(crate::rules::MAX_TTL_SECS as i64 * 1000)
 }
 
 /// Every lease of the cached roster's presences, as leases, and for each the index of
@@ -93,5 +101,27 @@ mod tests {
         assert!(l.is_live(60_999));
         assert!(!l.is_live(61_000));
         assert!(!l.is_live(i64::MAX));
+    }
+
+    /// A forged expiry (year 9999, or `i64::MAX`) holds at most the longest TTL after
+    /// its grant, judged and shown alike.
+    #[test]
+    fn an_expiry_past_the_longest_ttl_is_capped() {
+        let week = crate::rules::MAX_TTL_SECS as i64 * 1000;
+        for forged in [253_402_300_799_000, i64::MAX] {
+            let e = LeaseEntry {
+                granted_at_ms: 1_000,
+                expires_at_ms: forged,
+                ..LeaseEntry::default()
+            };
+            let l = Lease::from_entry(&Holder::default(), e.clone());
+            assert_eq!(l.expires_at_ms, 1_000 + week);
+            let raw = Lease {
+                expires_at_ms: forged,
+                ..l
+            };
+            assert!(raw.is_live(1_000 + week - 1));
+            assert!(!raw.is_live(1_000 + week), "{forged}");
+        }
     }
 }

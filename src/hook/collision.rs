@@ -178,7 +178,8 @@ fn deciding(lean: &LeanRoster<'_>, rel: &[(String, String)]) -> Vec<Lease> {
 /// clock's offset; `None` when there is no readable roster (the hook never fails an edit
 /// over it).
 fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<(Vec<Lease>, i64)> {
-    let bytes = std::fs::read(path).ok()?;
+    // Bounded before parsing: whatever the cache holds, the hook keeps its deadline.
+    let bytes = crate::fsutil::read_capped(path, crate::rules::cap::CACHE).ok()??;
     let mut lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
     // The read boundary, cheaply: every lease's repo and path (they decide which leases
     // match, as `fleet_status` would see them), then all of the few deciding leases.

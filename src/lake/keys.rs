@@ -22,6 +22,25 @@ pub fn validate(key: &str) -> Result<()> {
     Ok(())
 }
 
+/// The size cap of `key`'s kind (`rules::cap`): what a reader takes at most.
+pub fn cap(key: &str) -> u64 {
+    use crate::rules::cap;
+    let mut parts = key.split('/');
+    let (top, third) = (parts.next().unwrap_or(""), parts.nth(1).unwrap_or(""));
+    match top {
+        FORMAT_MARKER | "fleets" => cap::MARKER,
+        "live" => cap::ROSTER,
+        "sessions" => cap::SEGMENT,
+        "handoffs" => cap::BATCH,
+        "claims" if third == "events" => cap::BATCH,
+        "claims" if third == "checkpoints" => cap::CHECKPOINT,
+        "feed" => cap::FEED,
+        "snapshot" if third == "manifest" => cap::MANIFEST,
+        "snapshot" => cap::SNAPSHOT,
+        _ => cap::OTHER,
+    }
+}
+
 /// `lake.json`: the lake's format marker (see `lake::format`).
 pub const FORMAT_MARKER: &str = "lake.json";
 

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::keys;
-use super::store::Store;
+use super::store::{Object, Store};
 use crate::error::Result;
 
 /// A published snapshot's manifest.
@@ -21,15 +21,75 @@ pub struct Manifest {
     pub claims: usize,
 }
 
+impl Manifest {
+    /// Whether it names `fleet`'s snapshot by its digest: the only key a manifest may
+    /// name (`snapshot/<fleet>/<sha256>.sqlite`). Any other (another fleet's, a refused
+    /// key) is not read: it could fail a whole round of reads, or fetch what is not ours.
+    pub fn names_its_snapshot(&self, fleet: &str) -> bool {
+        let hex = self.sha256.len() == 64
+            && self
+                .sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        hex && self.key == keys::snapshot(fleet, &self.sha256)
+    }
+}
+
+/// The newest of `listed` (manifest keys, sorted, all after number `held`) whose number is
+/// plausible: at most `held` + how many were listed + `rules::MANIFEST_SLACK`. Numbers are
+/// gap-free in practice, so one past that bound was not made by counting up; it is ignored,
+/// and how many were is returned.
+pub fn newest_plausible(listed: &[Object], held: u64) -> (Option<&Object>, usize) {
+    let bound = held
+        .saturating_add(listed.len() as u64)
+        .saturating_add(crate::rules::MANIFEST_SLACK);
+    let seqs = listed
+        .iter()
+        .filter_map(|o| keys::manifest_seq(&o.key).map(|n| (o, n)));
+    let ignored = seqs.clone().filter(|(_, n)| *n > bound).count();
+    let newest = seqs
+        .filter(|(_, n)| *n <= bound)
+        .map(|(o, _)| o)
+        .next_back();
+    (newest, ignored)
+}
+
 pub fn latest_manifest(store: &dyn Store, fleet: &str) -> Result<Option<Manifest>> {
-    let Some(last) = store
-        .list(&keys::manifests(fleet))?
-        .into_iter()
-        .rfind(|o| keys::manifest_seq(&o.key).is_some())
-    else {
+    let listed = store.list(&keys::manifests(fleet))?;
+    let Some(last) = newest_plausible(&listed, 0).0 else {
         return Ok(None);
     };
     Ok(store
         .get(&last.key)?
         .and_then(|(b, _)| serde_json::from_slice(&b).ok()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(seqs: &[u64]) -> Vec<Object> {
+        seqs.iter()
+            .map(|n| Object {
+                key: keys::manifest("f", *n),
+                size: 1,
+                mtime_ms: 0,
+            })
+            .collect()
+    }
+
+    /// A number far past what was held and listed (a forged `u64::MAX`) is ignored and
+    /// counted; the newest plausible one wins.
+    #[test]
+    fn an_implausible_manifest_number_is_ignored() {
+        let seq = |l: &[Object], held| {
+            let (o, n) = newest_plausible(l, held);
+            (o.and_then(|o| keys::manifest_seq(&o.key)), n)
+        };
+        assert_eq!(seq(&listed(&[1, 2, 3]), 0), (Some(3), 0));
+        assert_eq!(seq(&listed(&[1, 2, u64::MAX]), 0), (Some(2), 1));
+        assert_eq!(seq(&listed(&[41, 1_000_000]), 40), (Some(41), 1));
+        assert_eq!(seq(&listed(&[u64::MAX]), u64::MAX - 1), (Some(u64::MAX), 0));
+        assert_eq!(seq(&listed(&[]), 7), (None, 0));
+    }
 }

@@ -1,6 +1,6 @@
 //! What the last `sync`/`maint` learnt about the store, kept in `state/store.json` for
 //! `ctxlake status`: which store, whether its capability probe passed (and why not), and
-//! how many requests the last sync sent. Best effort: losing it loses nothing else.
+//! how many requests the last sync sent and what lake content it skipped. Best effort: losing it loses nothing else.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,41 @@ pub struct StoreHealth {
     /// `passed`, or the probe's error in one line.
     pub probe: Option<String>,
     pub last_sync_requests: Option<u64>,
+    /// What the last sync skipped as hostile or unusable lake content (absent: nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_sync_skipped: Option<Skipped>,
+}
+
+/// Lake objects a sync pass would not use, in total over its fleets: each means some
+/// host writes what this build refuses to read.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Skipped {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub oversize: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_regular: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bad_keys: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub snapshots_refused: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub manifests_ignored: u64,
+    /// Roster entries speaking for another roster's session.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sessions_refused: u64,
+    /// Why the last snapshot or roster entry was refused, when one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Skipped {
+    pub fn is_empty(&self) -> bool {
+        *self == Skipped::default()
+    }
 }
 
 fn file(paths: &Paths) -> std::path::PathBuf {
@@ -49,12 +84,13 @@ pub fn probe(paths: &Paths, store: &dyn Store) -> Result<()> {
     r
 }
 
-/// Remember how many requests a finished sync sent.
-pub fn sync_finished(paths: &Paths, store: &dyn Store, requests: u64) {
+/// Remember how many requests a finished sync sent, and what it skipped.
+pub fn sync_finished(paths: &Paths, store: &dyn Store, requests: u64, skipped: &Skipped) {
     let mut h = read(paths)
         .filter(|h| h.store == store.url())
         .unwrap_or_default();
     h.store = store.url();
     h.last_sync_requests = Some(requests);
+    h.last_sync_skipped = (!skipped.is_empty()).then(|| skipped.clone());
     write(paths, &h);
 }

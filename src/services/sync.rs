@@ -26,6 +26,9 @@ pub struct SyncOutput {
     pub requests: u64,
     /// Of those, object reads.
     pub gets: u64,
+    /// Lake content this pass would not use, over every fleet (omitted when none).
+    #[serde(skip_serializing_if = "health::Skipped::is_empty")]
+    pub skipped: health::Skipped,
 }
 
 /// What a pass tells whoever runs it while it works (the command line shows it on a
@@ -74,6 +77,7 @@ pub fn once(
     trace::configure(ctx.trace);
     let start = Instant::now();
     let (sent_before, gets_before) = (store.requests(), store.gets());
+    let skips_before = store.skipped();
     let _lock = host_lock(ctx, seen)?;
     let trace = |phase: &str| trace::sync(phase, store.requests());
     trace("pass start");
@@ -98,7 +102,8 @@ pub fn once(
         crate::fleet::briefing::write(&fleet_ctx)
     })?;
     let requests = store.requests() - sent_before;
-    health::sync_finished(&ctx.paths, store, requests);
+    let skipped = skipped(store.skipped().since(skips_before), &fleets);
+    health::sync_finished(&ctx.paths, store, requests, &skipped);
     Ok(SyncOutput {
         store: store.url(),
         drained,
@@ -106,6 +111,7 @@ pub fn once(
         elapsed_ms: start.elapsed().as_millis(),
         requests,
         gets: store.gets() - gets_before,
+        skipped,
     })
 }
 
@@ -136,7 +142,31 @@ pub(crate) fn drain_only(
         elapsed_ms: start.elapsed().as_millis(),
         requests: store.requests() - sent_before,
         gets: store.gets() - gets_before,
+        skipped: health::Skipped::default(),
     })
+}
+
+/// What the store skipped this pass, with what the mirror skipped in each fleet.
+fn skipped(store: crate::lake::store::Skips, fleets: &[MirrorReport]) -> health::Skipped {
+    let mut out = health::Skipped {
+        oversize: store.oversize,
+        not_regular: store.not_regular,
+        bad_keys: store.bad_keys,
+        ..health::Skipped::default()
+    };
+    for f in fleets {
+        out.oversize += f.skipped.oversize as u64;
+        out.snapshots_refused += f.skipped.snapshots as u64;
+        out.manifests_ignored += f.skipped.manifests as u64;
+        out.sessions_refused += f.skipped.sessions as u64;
+        if let Some(n) = &f.skipped.session_note {
+            out.note = Some(format!("fleet `{}`: {n}", f.fleet));
+        }
+        if let Some(n) = &f.skipped.snapshot_note {
+            out.note = Some(format!("fleet `{}`: {n}", f.fleet));
+        }
+    }
+    out
 }
 
 /// What a store just opened must pass before a pass or drain uses it: the capability

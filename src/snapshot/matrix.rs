@@ -112,6 +112,7 @@ fn dot(q: &[f32], v: &[i8]) -> f32 {
 /// when the snapshot file is unchanged, else read once (and kept when the snapshot is a
 /// file: an in-memory one has no stable key).
 pub(crate) fn for_snapshot(snap: &Snapshot, embedder: &str, dim: usize) -> Result<Arc<Matrix>> {
+    snap.arm();
     let key = key(snap, embedder);
     let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let cached = key

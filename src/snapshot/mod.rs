@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::clean::{Clean, clean_str};
 use crate::error::{Error, Result};
@@ -15,6 +17,7 @@ pub mod build;
 mod columns;
 pub(crate) mod delta;
 pub mod embed;
+pub(crate) mod guard;
 mod matrix;
 pub mod rank;
 pub mod rows;
@@ -72,7 +75,8 @@ CREATE TABLE claim_vectors(
 ) WITHOUT ROWID;
 ";
 
-/// A published snapshot opened read-only and immutable (it is never changed in place).
+/// A published snapshot opened read-only and immutable (it is never changed in place),
+/// as untrusted input (`guard`).
 pub struct Snapshot {
     pub conn: Connection,
     pub id: String,
@@ -80,24 +84,19 @@ pub struct Snapshot {
     /// The model embedder whose vectors the snapshot holds besides the hash
     /// (`meta.model_embedder`; none in snapshots built without one).
     pub model_embedder: Option<String>,
+    deadline: guard::Deadline,
 }
 
 impl Snapshot {
+    /// Open a mirrored snapshot as the untrusted file it is (`guard`): refused unless its
+    /// schema is this build's, every query bounded by `rules::SNAPSHOT_QUERY_MS`.
     pub fn open(path: &Path) -> Result<Snapshot> {
-        let uri = format!("file:{}?mode=ro&immutable=1", path.display());
-        let conn = Connection::open_with_flags(
-            uri,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| {
-            Error::storage(
-                "snapshot",
-                format!("cannot open snapshot `{}`", path.display()),
-            )
-            .source(e)
-        })?;
+        Self::open_within(path, Duration::from_millis(crate::rules::SNAPSHOT_QUERY_MS))
+    }
+
+    /// `open`, with every query of this handle done within `budget` from now.
+    pub fn open_within(path: &Path, budget: Duration) -> Result<Snapshot> {
+        let (conn, deadline) = guard::open(path, budget)?;
         let meta = |k: &str| -> Result<Option<String>> {
             conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get(0))
                 .optional()
@@ -122,11 +121,28 @@ impl Snapshot {
             id,
             mode,
             model_embedder,
+            deadline,
         })
+    }
+
+    /// Give the next read its whole query budget (every reader calls it as it starts):
+    /// a handle kept for many reads bounds each of them.
+    pub fn arm(&self) {
+        self.deadline.rearm();
     }
 }
 
 pub(crate) fn query_error(e: rusqlite::Error) -> Error {
+    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+        return Error::storage(
+            "snapshot_deadline",
+            format!(
+                "a query on the snapshot ran past its {} ms deadline and was stopped",
+                crate::rules::SNAPSHOT_QUERY_MS
+            ),
+        )
+        .hint("the snapshot may be hostile or damaged: run `ctxlake sync` after a good `ctxlake maint`");
+    }
     Error::storage("snapshot", "cannot query the snapshot").source(e)
 }
 

@@ -59,6 +59,7 @@ pub fn search_with(
     embedder: &dyn Embedder,
     ranking: Ranking,
 ) -> Result<(Vec<Hit>, bool)> {
+    snap.arm();
     let qv = embedder
         .embed_batch(&[q.text])
         .map_err(|why| Error::internal("embed", format!("cannot embed the query: {why}")))?
@@ -293,6 +294,7 @@ fn filtered(snap: &Snapshot, f: &Filter, rowids: &[i64]) -> Result<Vec<i64>> {
 /// Claims of `status` (any visibility), for operators; newest first. Without a status,
 /// every claim but the superseded ones: those are listed only when asked for.
 pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Result<Vec<ClaimRow>> {
+    snap.arm();
     let where_ = if status.is_some() {
         "WHERE status = ?1"
     } else {
@@ -312,6 +314,7 @@ pub fn timeline(
     since: Option<&str>,
     limit: usize,
 ) -> Result<Vec<EventRow>> {
+    snap.arm();
     let mut st = snap
         .conn
         .prepare_cached(

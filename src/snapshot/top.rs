@@ -8,6 +8,7 @@ use crate::error::Result;
 
 /// At most `k` agent-visible claims, strongest first (ties by id, for stable output).
 pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
+    snap.arm();
     let mut st = snap
         .conn
         .prepare(

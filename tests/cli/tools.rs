@@ -183,15 +183,16 @@ fn reads_degrade_honestly() {
 #[test]
 fn a_cached_roster_renders_leases_and_contention() {
     let env = Env::new();
-    // Times far in the future and past keep the test independent of the clock.
+    // Times far in the future keep the test independent of the clock; each lease expires
+    // within the longest TTL (a week) of its grant, or it would be capped there.
     let ms = |t: &str| ctxlake::time::parse_rfc3339(t).unwrap();
-    let (past, future) = (ms("2026-01-01T00:00:00Z"), ms("2999-01-01T00:00:00Z"));
+    let (past, future) = (ms("2998-12-26T00:00:00Z"), ms("2999-01-01T00:00:00Z"));
     let roster = json!({
         "generated_at": "2026-01-01T00:00:00.000Z",
         "lake_clock_offset_ms": 0,
         "agents": [
             {"agent": "agent-a", "session": "sess-a", "task": "auth", "last_seen_ms": future,
-             "leases": [{"repo": "r", "path": "src", "reason": "refactor\u{1b}[2J", "granted_at_ms": ms("2026-01-02T00:00:00Z"), "expires_at_ms": future}]},
+             "leases": [{"repo": "r", "path": "src", "reason": "refactor\u{1b}[2J", "granted_at_ms": ms("2998-12-27T00:00:00Z"), "expires_at_ms": future}]},
             {"agent": "agent-b", "session": "sess-b", "last_seen_ms": future,
              "leases": [{"repo": "r", "path": "src/lib.rs", "reason": "fix", "granted_at_ms": past, "expires_at_ms": future}]}
         ]
@@ -213,7 +214,7 @@ fn a_cached_roster_renders_leases_and_contention() {
             &me["leases"][0]["expires_at"]
         ),
         (
-            &json!("2026-01-02T00:00:00.000Z"),
+            &json!("2998-12-27T00:00:00.000Z"),
             &json!("2999-01-01T00:00:00.000Z")
         ),
         "times in RFC 3339 where a script reads them"

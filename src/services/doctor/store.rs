@@ -77,9 +77,45 @@ pub(crate) fn check(paths: &Paths, config: &Config) -> Vec<Check> {
         }
     }
     out.push(format(store.as_ref()));
+    out.push(skipped(paths));
     out.push(skew(store.as_ref()));
     out.push(latency(store.as_ref()));
     out
+}
+
+/// What the last sync skipped as hostile or unusable lake content: some host writes what
+/// this build will not read.
+fn skipped(paths: &Paths) -> Check {
+    let name = "lake content";
+    let last = crate::services::health::read(paths).and_then(|h| h.last_sync_skipped);
+    let Some(s) = last.filter(|s| !s.is_empty()) else {
+        return Check::ok(G, name, "the last sync skipped nothing");
+    };
+    let mut parts = Vec::new();
+    for (n, what) in [
+        (s.oversize, "over their kind's size cap"),
+        (
+            s.not_regular,
+            "not regular files (symlinks, FIFOs, devices)",
+        ),
+        (s.bad_keys, "under names no key may have"),
+        (s.snapshots_refused, "snapshots refused"),
+        (
+            s.manifests_ignored,
+            "manifests numbered implausibly far ahead",
+        ),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    }
+    let mut saw = format!("the last sync skipped {}", parts.join(", "));
+    if let Some(note) = &s.note {
+        saw.push_str(&format!(" ({note})"));
+    }
+    Check::warn(G, name, saw).fix(
+        "another host writes objects this build will not read: find and remove them (`ctxlake sync --json` lists the counts per pass), or upgrade that host",
+    )
 }
 
 /// The lake's format marker, read (never written: the first `sync` writes it).

@@ -70,7 +70,7 @@ pub(super) fn publish(
     store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
     store.flush()?;
 
-    let mut seq = latest.map_or(1, |m| m.seq + 1);
+    let mut seq = next_seq(latest.map(|m| m.seq))?;
     for _ in 0..32 {
         let manifest = Manifest {
             seq,
@@ -104,7 +104,7 @@ pub(super) fn publish(
                     report.seq = Some(seq);
                     return Ok((report, true));
                 }
-                seq += 1;
+                seq = next_seq(Some(seq))?;
             }
         }
     }
@@ -113,6 +113,18 @@ pub(super) fn publish(
         "could not publish: 32 manifest numbers were taken in a row",
     )
     .hint("another maint is publishing continuously; retry later"))
+}
+
+/// The manifest number after `latest` (1 when there is none), never wrapped: a lake
+/// whose numbers ran out fails loudly rather than publish 0 below every reader's newest.
+fn next_seq(latest: Option<u64>) -> Result<u64> {
+    latest.map_or(Some(1), |n| n.checked_add(1)).ok_or_else(|| {
+        Error::storage(
+            "manifest_overflow",
+            "could not publish: the newest manifest number is the largest there is",
+        )
+        .hint("a manifest numbered `u64::MAX` was forged or damaged: remove it from the lake (`snapshot/<fleet>/manifest/`), then run `ctxlake maint` again")
+    })
 }
 
 /// The snapshot file's bytes, kept in this host's snapshot file for the next run: the
@@ -188,4 +200,16 @@ fn full(
 
 fn read(p: &std::path::Path) -> Result<Vec<u8>> {
     std::fs::read(p).map_err(|e| Error::io("cannot read", p, e))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Manifest numbers count up and never wrap: past `u64::MAX` is a loud error.
+    #[test]
+    fn the_next_manifest_number_never_wraps() {
+        assert_eq!(super::next_seq(None).unwrap(), 1);
+        assert_eq!(super::next_seq(Some(41)).unwrap(), 42);
+        let e = super::next_seq(Some(u64::MAX)).unwrap_err();
+        assert_eq!(e.code, "manifest_overflow");
+    }
 }

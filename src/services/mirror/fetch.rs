@@ -18,20 +18,63 @@ use crate::paths::Paths;
 
 /// Keep the rosters `listed` holds; replace the changed ones by what was read. A roster
 /// that does not parse is held empty, so it is not read again until it changes.
-pub(super) fn rosters(fleet: &str, st: &mut State, listed: &[Object], got: &mut Fetched) {
+///
+/// A session belongs to the roster that first carried it, as this host saw it (the
+/// owners it remembers; rosters read in the same pass go in order of their store time,
+/// then key). A later roster claiming it (another host speaking for that session: a
+/// forgery, or a bug) has that entry refused; ownership lapses when the owner's roster no
+/// longer carries the session. Returns the entries refused and a note naming the last.
+pub(super) fn rosters(
+    fleet: &str,
+    st: &mut State,
+    listed: &[Object],
+    got: &mut Fetched,
+) -> (usize, Option<String>) {
     let live: BTreeSet<&str> = listed.iter().map(|o| o.key.as_str()).collect();
     st.rosters.retain(|k, _| live.contains(k.as_str()));
-    for o in plan::changed_rosters(st, listed) {
+    let rosters = &st.rosters;
+    st.owners.retain(|s, key| {
+        rosters
+            .get(key)
+            .is_some_and(|r| r.sessions.iter().any(|p| session_id(p) == *s))
+    });
+    let mut changed = plan::changed_rosters(st, listed);
+    changed.sort_by(|a, b| (a.mtime_ms, &a.key).cmp(&(b.mtime_ms, &b.key)));
+    let (mut refused, mut note) = (0, None);
+    for o in changed {
         let Some((bytes, _)) = got.take(&o.key) else {
             continue;
         };
+        let mut sessions = roster::read_sessions(&bytes, fleet).unwrap_or_default();
+        sessions.retain(|p| {
+            let id = session_id(p);
+            match st.owners.get(&id) {
+                Some(owner) if *owner != o.key => {
+                    refused += 1;
+                    note = Some(format!(
+                        "roster `{}` speaks for session `{id}`, which roster `{owner}` carried first: refused",
+                        o.key
+                    ));
+                    false
+                }
+                _ => {
+                    st.owners.insert(id, o.key.clone());
+                    true
+                }
+            }
+        });
         let r = ListedRoster {
             size: o.size,
             mtime_ms: o.mtime_ms,
-            sessions: roster::read_sessions(&bytes, fleet).unwrap_or_default(),
+            sessions,
         };
         st.rosters.insert(o.key.clone(), r);
     }
+    (refused, note)
+}
+
+fn session_id(p: &crate::fleet::presence::PresenceObj) -> String {
+    format!("{}/{}", p.agent, p.session)
 }
 
 /// The keys the new feed entries name, sorted, each once; the feed's watermark moves to
@@ -122,11 +165,32 @@ pub(super) fn fed_handoffs(
     plan::new_handoffs(st, &named)
 }
 
-/// The notes of a handoff batch of `fleet`, added to what `st` holds; the lines skipped.
-pub(super) fn handoffs(fleet: &str, st: &mut State, bytes: &[u8]) -> usize {
-    let (notes, bad) = batch::notes(bytes, fleet);
+/// How far past its batch's store time a note may claim to be from: ids and `ts` come
+/// from the writer's clock, which may run a little ahead of the lake's.
+const FUTURE_SLACK_MS: i64 = 10 * 60 * 1000;
+
+/// The notes of a handoff batch of `fleet` stored at lake time `mtime`, added to what
+/// `st` holds; the lines skipped. A note whose id or time claims to be later than its
+/// batch landed (plus slack) was minted in the future: its time is clamped to the batch's
+/// lake time, so it cannot lead every briefing forever (see `order`).
+pub(super) fn handoffs(fleet: &str, st: &mut State, bytes: &[u8], mtime: i64) -> usize {
+    let (mut notes, bad) = batch::notes(bytes, fleet);
+    let latest = mtime.saturating_add(FUTURE_SLACK_MS);
+    for n in &mut notes {
+        if order(n) > latest {
+            n.at = crate::time::format_ms(mtime);
+        }
+    }
     st.notes.extend(notes);
     bad
+}
+
+/// Where a note sorts (newest first): the earlier of its id's time and its `at`, so a
+/// clamped note sorts at its batch's lake time whatever its id says.
+fn order(n: &crate::cache::HandoffNote) -> i64 {
+    let id = crate::ulid::time_ms(&n.id).unwrap_or(i64::MAX);
+    let at = crate::time::parse_rfc3339(&n.at).unwrap_or(i64::MAX);
+    id.min(at)
 }
 
 /// Every handoff read this pass is in: keep the newest `keep` notes, and move the
@@ -140,8 +204,12 @@ pub(super) fn handoffs_done(
     lake_now: i64,
     keep: usize,
 ) {
-    st.notes.sort_by(|a, b| b.id.cmp(&a.id));
+    st.notes
+        .sort_by(|a, b| b.id.cmp(&a.id).then_with(|| order(a).cmp(&order(b))));
+    // Of one note read twice, the copy with the earlier (clamped) time is kept.
     st.notes.dedup_by(|a, b| a.id == b.id);
+    st.notes
+        .sort_by(|a, b| order(b).cmp(&order(a)).then_with(|| b.id.cmp(&a.id)));
     st.notes.truncate(keep);
     let prefix = keys::handoffs(fleet);
     st.handoffs_mark.advance(
@@ -152,15 +220,27 @@ pub(super) fn handoffs_done(
 }
 
 /// The newest manifest: the one round two read when the listing (only numbers past the
-/// one held) had a newer one that parses, else the one held.
-pub(super) fn manifest(st: &mut State, listed: &Listed, got: &mut Fetched) -> Option<Manifest> {
-    if let Some(key) = plan::newest_manifest(&listed.manifests)
+/// one held) had a newer one that parses and names its fleet's snapshot by its digest
+/// (`Manifest::names_its_snapshot`), else the one held. `Err(())`: the newest one read
+/// was refused.
+pub(super) fn manifest(
+    fleet: &str,
+    st: &mut State,
+    listed: &Listed,
+    got: &mut Fetched,
+) -> (Option<Manifest>, bool) {
+    let mut refused = false;
+    if let Some(key) = plan::newest_manifest(st, &listed.manifests)
         && let Some((b, _)) = got.take(key)
         && let Ok(m) = serde_json::from_slice::<Manifest>(&b)
     {
-        st.manifest = Some(m);
+        if m.names_its_snapshot(fleet) {
+            st.manifest = Some(m);
+        } else {
+            refused = true;
+        }
     }
-    st.manifest.clone()
+    (st.manifest.clone(), refused)
 }
 
 #[cfg(test)]
@@ -183,7 +263,7 @@ mod tests {
         let mut bad = 0;
         for k in keys {
             let (bytes, _) = got.take(&k).unwrap();
-            bad += handoffs("f", st, &bytes);
+            bad += handoffs("f", st, &bytes, i64::MAX - 1);
         }
         handoffs_done("f", st, &listed, 0, keep);
         bad

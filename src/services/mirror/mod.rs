@@ -7,11 +7,14 @@
 mod fetch;
 mod plan;
 mod rebuild;
+mod refuse;
 mod state;
 #[cfg(test)]
 mod tests;
 
 use std::collections::BTreeSet;
+
+pub use refuse::Skipped;
 
 use plan::{Fetched, Later, Listed};
 use state::State;
@@ -38,6 +41,9 @@ pub struct MirrorReport {
     /// Lines of handoff batch objects skipped as torn, foreign or malformed.
     #[serde(skip_serializing_if = "crate::lake::is_zero")]
     pub bad_lines: usize,
+    /// Hostile or unusable objects this pass skipped (nothing in it: omitted).
+    #[serde(skip_serializing_if = "Skipped::is_empty")]
+    pub skipped: Skipped,
 }
 
 /// Which fleets a pass mirrors: every fleet the lake has a marker for, and the host's own
@@ -88,6 +94,9 @@ struct Fleet {
     bad_lines: usize,
     /// The snapshot mirrored, for the pipeline file.
     snapshot: Option<Manifest>,
+    /// The manifest held before this pass: kept when the newest one's snapshot is refused.
+    prev: Option<Manifest>,
+    skipped: Skipped,
 }
 
 /// Mirror every fleet of `plan`: round one lists every fleet at once, round two reads what
@@ -117,6 +126,9 @@ pub fn mirror_all(
     let mut listed = plan::list(store, &asked)?.into_iter();
     for f in fleets.iter_mut().filter(|f| !f.empty) {
         f.listed = listed.next().unwrap_or_default();
+        f.skipped.oversize += f.listed.drop_oversize();
+        let held = f.st.manifest.as_ref().map_or(0, |m| m.seq);
+        f.skipped.manifests += crate::lake::manifest::newest_plausible(&f.listed.manifests, held).1;
     }
     super::trace::sync("listed", store.requests());
     let keys = fleets.iter().flat_map(|f| plan::firsts(&f.st, &f.listed));
@@ -124,7 +136,9 @@ pub fn mirror_all(
     let offset = lake_now - crate::time::now_ms();
     let generated_at = format_ms(crate::time::now_ms());
     for f in &mut fleets {
-        fetch::rosters(&f.name, &mut f.st, &f.listed.rosters, &mut got);
+        let (refused, note) = fetch::rosters(&f.name, &mut f.st, &f.listed.rosters, &mut got);
+        f.skipped.sessions += refused;
+        f.skipped.session_note = note.or(f.skipped.session_note.take());
         let agents = rebuild::roster(&f.st, lake_now);
         f.agents = agents.len();
         let roster = Roster {
@@ -179,6 +193,8 @@ fn open(paths: &Paths, url: &str, fleet: &str, empty: bool, lake_now: i64) -> Fl
         touched: BTreeSet::new(),
         bad_lines: 0,
         snapshot: None,
+        prev: None,
+        skipped: Skipped::default(),
     }
 }
 
@@ -189,8 +205,8 @@ fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64
     for (i, f) in fleets.iter_mut().enumerate().filter(|(_, f)| !f.empty) {
         let fed = fetch::feed(&f.name, &mut f.st, &f.listed, got, lake_now);
         for k in plan::new_handoffs(&f.st, &f.listed.handoffs) {
-            if let Some((bytes, _)) = got.take(&k) {
-                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes);
+            if let Some((bytes, mtime)) = got.take(&k) {
+                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes, mtime);
             }
         }
         for k in fetch::fed_handoffs(&f.name, &f.st, &f.listed, &fed) {
@@ -199,7 +215,21 @@ fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64
         for k in fetch::segment_keys(&f.name, &f.listed, &fed) {
             reads.push(Later::Segment(i, k));
         }
-        let newest = fetch::manifest(&mut f.st, &f.listed, got);
+        f.prev = f.st.manifest.clone();
+        let (mut newest, refused) = fetch::manifest(&f.name, &mut f.st, &f.listed, got);
+        f.skipped.manifests += usize::from(refused);
+        if newest.as_ref().map(|m| &m.sha256) == f.st.refused.as_ref() && newest.is_some() {
+            // Refused before: not read again, the previous mirror stays.
+            f.skipped.snapshots += 1;
+            f.skipped.snapshot_note = newest.as_ref().map(|m| {
+                format!(
+                    "the snapshot of manifest {} was refused before and is not read again",
+                    m.seq
+                )
+            });
+            f.st.manifest = f.prev.clone();
+            newest = f.prev.clone();
+        }
         f.snapshot = newest.clone();
         if let Some(m) = newest.filter(|m| !holds_snapshot(paths, &f.name, m)) {
             reads.push(Later::Snapshot(i, m));
@@ -228,8 +258,8 @@ fn apply(paths: &Paths, fleets: &mut [Fleet], read: Later, got: Option<Got>) -> 
         }
         Later::Handoff(i, _) => {
             let f = &mut fleets[i];
-            if let Some((bytes, _)) = got {
-                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes);
+            if let Some((bytes, mtime)) = got {
+                f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes, mtime);
             }
         }
         Later::Snapshot(i, m) => {
@@ -237,8 +267,18 @@ fn apply(paths: &Paths, fleets: &mut [Fleet], read: Later, got: Option<Got>) -> 
             // Gone, torn or tampered: keep the old mirror rather than publish garbage.
             f.snapshot = match got {
                 Some((bytes, _)) if crate::digest::sha256_hex(&bytes) == m.sha256 => {
-                    crate::fsutil::write_atomic(&paths.snapshot_bin(&f.name), &bytes, 0o600)?;
-                    Some(m)
+                    match refuse::install(&paths.snapshot_bin(&f.name), &bytes)? {
+                        None => Some(m),
+                        Some(why) => {
+                            // Refused: the previous mirror stays, and this one is not
+                            // read again.
+                            f.skipped.snapshots += 1;
+                            f.skipped.snapshot_note = Some(why);
+                            f.st.refused = Some(m.sha256);
+                            f.st.manifest = f.prev.clone();
+                            f.prev.clone()
+                        }
+                    }
                 }
                 _ => None,
             };
@@ -279,6 +319,7 @@ fn finish(
         sessions: sessions.len(),
         handoffs: f.st.notes.len(),
         bad_lines: f.bad_lines,
+        skipped: f.skipped.clone(),
         snapshot_id: f.snapshot.as_ref().map(|m| m.snapshot_id.clone()),
     };
     let history = History {

@@ -100,6 +100,27 @@ pub(super) fn list(store: &dyn Store, fleets: &[(&str, &State)]) -> Result<Vec<L
     Ok(out)
 }
 
+impl Listed {
+    /// Leave out every object whose listed size is over its kind's cap (`keys::cap`):
+    /// it is never asked for. Returns how many.
+    pub(super) fn drop_oversize(&mut self) -> usize {
+        let mut n = 0;
+        let mut keep = |objs: &mut Vec<Object>| {
+            let before = objs.len();
+            objs.retain(|o| o.size <= keys::cap(&o.key));
+            n += before - objs.len();
+        };
+        keep(&mut self.rosters);
+        keep(&mut self.feed);
+        keep(&mut self.handoffs);
+        keep(&mut self.manifests);
+        if let Some(s) = self.sessions.as_mut() {
+            keep(s);
+        }
+        n
+    }
+}
+
 /// The listed rosters `st` does not hold as listed (by size and store time).
 pub(super) fn changed_rosters<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
     listed
@@ -121,11 +142,12 @@ pub(super) fn new_handoffs(st: &State, listed: &[Object]) -> Vec<String> {
         .collect()
 }
 
-/// The newest listed manifest's key, if the listing holds one.
-pub(super) fn newest_manifest(listed: &[Object]) -> Option<&str> {
-    listed
-        .iter()
-        .rfind(|o| keys::manifest_seq(&o.key).is_some())
+/// The newest plausible listed manifest's key (`manifest::newest_plausible`: the listing
+/// holds only numbers after the one `st` holds).
+pub(super) fn newest_manifest<'a>(st: &State, listed: &'a [Object]) -> Option<&'a str> {
+    let held = st.manifest.as_ref().map_or(0, |m| m.seq);
+    crate::lake::manifest::newest_plausible(listed, held)
+        .0
         .map(|o| o.key.as_str())
 }
 
@@ -137,7 +159,7 @@ pub(super) fn firsts(st: &State, listed: &Listed) -> Vec<String> {
         .collect();
     out.extend(listed.feed.iter().map(|o| o.key.clone()));
     out.extend(new_handoffs(st, &listed.handoffs));
-    out.extend(newest_manifest(&listed.manifests).map(str::to_string));
+    out.extend(newest_manifest(st, &listed.manifests).map(str::to_string));
     out
 }
 

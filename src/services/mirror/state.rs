@@ -44,6 +44,14 @@ pub(super) struct State {
     /// By `<agent>/<session>`.
     pub sessions: BTreeMap<String, Session>,
     pub manifest: Option<Manifest>,
+    /// The SHA-256 of a snapshot refused (`snapshot::guard`): its manifest is passed over
+    /// without reading the snapshot again, and the previous mirror stays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Which roster (key) owns each session (`<agent>/<session>`): the first this host saw
+    /// carrying it. Another roster claiming it is refused (`fetch::rosters`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub owners: BTreeMap<String, String>,
 }
 
 impl State {

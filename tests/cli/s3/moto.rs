@@ -69,6 +69,21 @@ impl Moto {
         assert_eq!(status, 200, "create bucket {bucket}: {body}");
     }
 
+    /// Plant an object as a hostile host would (moto takes an unsigned PUT).
+    pub fn put(&self, bucket: &str, key: &str, body: &[u8]) {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let head = format!(
+            "PUT /{bucket}/{key} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.port,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s.write_all(body).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert!(out.starts_with("HTTP/1.1 200"), "put {key}: {out}");
+    }
+
     /// Every key in `bucket` (one page is plenty for a test lake).
     pub fn keys(&self, bucket: &str) -> Vec<String> {
         let (status, body) = http(self.port, "GET", &format!("/{bucket}?list-type=2"), &[]);

@@ -1,97 +1,20 @@
-//! The lake's one storage interface: get, put, create-if-absent and list, each with
-//! the store's own timestamps. No compare-and-swap: every shared decision is a
-//! create-if-absent. `LocalStore` is a directory; an object store can implement the
-//! same trait without touching anything above it.
+//! The lake as a local directory: keys are file paths under its root, create-if-absent
+//! is `link(2)`, and only regular files are objects (see `get`).
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use super::{Created, Object, Skip, SkipCounter, Skips, Store};
 use crate::error::{Error, Result};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Object {
-    pub key: String,
-    pub size: u64,
-    /// The store's modification time, in ms since the epoch (the lake clock).
-    pub mtime_ms: i64,
-}
-
-/// An object's bytes and its store timestamp (ms), as `get` answers.
-pub type Got = (Vec<u8>, i64);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Created {
-    /// We created it; the store's timestamp.
-    Yes(i64),
-    /// Something already holds this key (ours from an earlier try, or another writer's).
-    Exists,
-}
-
-pub trait Store {
-    /// A human-readable location, e.g. `file:///home/u/.ctxlake/lake`.
-    fn url(&self) -> String;
-    fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>>;
-    /// Overwrite (only for single-writer keys); returns the store's timestamp.
-    fn put(&self, key: &str, bytes: &[u8]) -> Result<i64>;
-    /// Create `key` only if absent, atomically.
-    fn create(&self, key: &str, bytes: &[u8]) -> Result<Created>;
-    /// Objects whose key starts with `prefix` (a `/`-terminated folder or a key prefix), sorted.
-    fn list(&self, prefix: &str) -> Result<Vec<Object>>;
-    /// Like `list`, but only keys sorting after `after` (S3 `start-after`): a watermark
-    /// listing costs one request per 1,000 new keys, not per key in history.
-    fn list_after(&self, prefix: &str, after: &str) -> Result<Vec<Object>> {
-        let mut all = self.list(prefix)?;
-        all.retain(|o| o.key.as_str() > after);
-        Ok(all)
-    }
-    /// `list` (or, with an `after`, `list_after`) for each item, answers in order; a
-    /// remote store keeps several in flight.
-    fn list_many(&self, lists: &[(String, Option<String>)]) -> Result<Vec<Vec<Object>>> {
-        lists
-            .iter()
-            .map(|(p, a)| match a {
-                Some(a) => self.list_after(p, a),
-                None => self.list(p),
-            })
-            .collect()
-    }
-    /// `create` for each item, answers in order; a remote store keeps several in flight.
-    /// An error fails the batch (some items may have landed: creates are safe to resend).
-    fn create_many(&self, items: &[(String, Vec<u8>)]) -> Result<Vec<Created>> {
-        items.iter().map(|(k, b)| self.create(k, b)).collect()
-    }
-    /// `put` for each item; a remote store keeps several in flight. An error fails the
-    /// batch (some items may have landed: overwrites are safe to resend).
-    fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
-        items.iter().try_for_each(|(k, b)| self.put(k, b).map(drop))
-    }
-    /// `get` for each key, answers in order; a remote store keeps several in flight.
-    fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Got>>> {
-        keys.iter().map(|k| self.get(k)).collect()
-    }
-    fn delete(&self, key: &str) -> Result<()>;
-    /// The store's clock now, in ms.
-    fn now_ms(&self) -> Result<i64>;
-    /// Make every earlier write durable (a barrier before advancing a watermark).
-    fn flush(&self) -> Result<()> {
-        Ok(())
-    }
-    /// Requests sent to a remote store so far (0 for a local directory).
-    fn requests(&self) -> u64 {
-        0
-    }
-    /// Of `requests`, object reads (GETs).
-    fn gets(&self) -> u64 {
-        0
-    }
-}
 
 pub struct LocalStore {
     root: PathBuf,
     /// Created since the last flush (not yet fsynced).
     pending: std::sync::Mutex<Vec<PathBuf>>,
+    skips: SkipCounter,
 }
 
 /// Above this many pending files one syncfs beats one fsync each.
@@ -103,11 +26,12 @@ impl LocalStore {
         Ok(LocalStore {
             root: root.to_path_buf(),
             pending: Default::default(),
+            skips: SkipCounter::default(),
         })
     }
 
     fn path(&self, key: &str) -> Result<PathBuf> {
-        super::keys::validate(key)?;
+        crate::lake::keys::validate(key)?;
         Ok(self.root.join(key))
     }
 
@@ -160,6 +84,12 @@ impl LocalStore {
                 if name.starts_with('.') {
                     continue; // staged temp files
                 }
+                if name.chars().any(char::is_control) {
+                    // No key may name it (`keys::validate`): asked for later, it would
+                    // fail a whole round of reads.
+                    self.skips.add(Skip::BadKey);
+                    continue;
+                }
                 let (as_object, as_folder) = match after {
                     Some(a) => (name.as_str() > a, folder_may_pass(&name, a)),
                     None => (true, true),
@@ -184,6 +114,12 @@ impl LocalStore {
                         stack.push((e.path(), key, inner));
                     }
                 } else if as_object && key.starts_with(prefix) {
+                    // A symlink (to `/dev/zero`, a private file, a directory), a FIFO or a
+                    // device is no object: never followed, never read.
+                    if !kind.is_file() {
+                        self.skips.add(Skip::NotRegular);
+                        continue;
+                    }
                     let Ok(m) = stat(&e) else { continue };
                     out.push(Object {
                         key,
@@ -251,14 +187,44 @@ impl Store for LocalStore {
 
     fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
         let p = self.path(key)?;
-        match fs::read(&p) {
-            Ok(b) => {
-                let t = fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0);
-                Ok(Some((b, t)))
+        // No symlink is followed (`O_NOFOLLOW`), and a FIFO does not block the open
+        // (`O_NONBLOCK`); what is opened is read only if it is a regular file within
+        // its kind's cap, judged from its size before a byte is read.
+        let opened = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(&p);
+        let f = match opened {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                self.skips.add(Skip::NotRegular);
+                return Ok(None);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io("cannot read lake object", &p, e)),
+            Err(e) => return Err(Error::io("cannot read lake object", &p, e)),
+        };
+        let m = f
+            .metadata()
+            .map_err(|e| Error::io("cannot read lake object", &p, e))?;
+        if !m.is_file() {
+            self.skips.add(Skip::NotRegular);
+            return Ok(None);
         }
+        let cap = crate::lake::keys::cap(key);
+        if m.len() > cap {
+            self.skips.add(Skip::Oversize);
+            return Ok(None);
+        }
+        let mut b = Vec::with_capacity(m.len() as usize);
+        // The file may grow after the stat: never past the cap.
+        f.take(cap + 1)
+            .read_to_end(&mut b)
+            .map_err(|e| Error::io("cannot read lake object", &p, e))?;
+        if b.len() as u64 > cap {
+            self.skips.add(Skip::Oversize);
+            return Ok(None);
+        }
+        Ok(Some((b, mtime_ms(&m))))
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
@@ -313,6 +279,10 @@ impl Store for LocalStore {
         Ok(crate::time::now_ms())
     }
 
+    fn skipped(&self) -> Skips {
+        self.skips.get()
+    }
+
     fn flush(&self) -> Result<()> {
         let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
         if pending.len() <= SYNCFS_ABOVE {
@@ -347,26 +317,6 @@ impl Store for LocalStore {
     }
 }
 
-/// The capability probe every `sync` starts with: create a fresh key twice; the second
-/// must be refused. A store that ignores the condition cannot serve several writers.
-pub fn probe(store: &dyn Store) -> Result<()> {
-    let key = format!("probe/{}", crate::ulid::new());
-    let first = store.create(&key, b"probe")?;
-    let second = store.create(&key, b"probe-again")?;
-    let _ = store.delete(&key);
-    match (first, second) {
-        (Created::Yes(_), Created::Exists) => Ok(()),
-        _ => Err(Error::storage(
-            "store_unsafe",
-            format!(
-                "the store `{}` does not honour create-if-absent: a second create of the same key succeeded, so hosts would overwrite each other's leases and manifests",
-                store.url()
-            ),
-        )
-        .hint("point `store` (config.toml) or `CTXLAKE_STORE` at a store that honours conditional writes (`If-None-Match: *`): AWS S3, Cloudflare R2, a current MinIO, or a local directory; Garage and some older servers ignore them")),
-    }
-}
-
 #[cfg(test)]
-#[path = "store_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

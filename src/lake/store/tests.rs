@@ -2,6 +2,7 @@
 //! answers like a filtered full listing while statting only what it returns.
 
 use super::*;
+use crate::lake::store::probe;
 
 #[test]
 fn create_is_exclusive_and_list_is_sorted() {
