@@ -82,7 +82,7 @@ pub(super) fn publish(
             mode: mode.into(),
             claims: report.claims,
         };
-        let body = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+        let body = crate::error::Error::json_pretty(&manifest)?;
         match store.create(&keys::manifest(fleet, seq), &body)? {
             Created::Yes(_) => {
                 store.flush()?;

@@ -350,6 +350,6 @@ fn finish(
 /// state decides what is read again, and `snapshot.bin` is kept while the pipeline
 /// names its id.
 fn write<T: serde::Serialize>(paths: &Paths, fleet: &str, name: &str, v: &T) -> Result<()> {
-    let bytes = serde_json::to_vec(v).unwrap_or_default();
+    let bytes = crate::error::Error::json(v)?;
     crate::fsutil::write_rebuildable(&paths.cache_file(fleet, name), &bytes, 0o600)
 }

@@ -101,7 +101,7 @@ pub(super) fn write(paths: &Paths, fleet: &str, s: &State) -> Result<()> {
     if let Some(d) = f.parent() {
         std::fs::create_dir_all(d).map_err(|e| Error::io("cannot create", d, e))?;
     }
-    let bytes = serde_json::to_vec(s).unwrap_or_default();
+    let bytes = Error::json(s)?;
     crate::fsutil::write_atomic(&f, &bytes, 0o600)
 }
 
