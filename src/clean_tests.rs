@@ -25,9 +25,14 @@ enum Tagged {
     Note { text: String },
 }
 
+/// Escaped (serde_json hands over a copy) and raw (it lends the input's bytes).
 #[test]
 fn every_string_at_every_depth_is_cleaned() {
-    let bad = "x\\u202e\\udb40\\udc41\\u001b[2J";
+    every_string_cleaned("x\\u202e\\udb40\\udc41\\u001b[2J");
+    every_string_cleaned("x\u{202E}\u{E0041}");
+}
+
+fn every_string_cleaned(bad: &str) {
     let json = format!(
         r#"{{"plain":"{bad}","opt":"{bad}","list":["{bad}"],"map":{{"{bad}":"{bad}"}},
         "pair":["{bad}","{bad}"],"tagged":{{"Note":{{"text":"{bad}"}}}},
