@@ -1,13 +1,14 @@
 //! The local read model that `ctxlake sync` writes into `cache/<fleet>/`, and the
 //! reader the tools use. Every read degrades honestly: a missing or unreadable file
-//! yields `None` plus a note saying why, never an error. Every value read back passes
-//! the read boundary ([`crate::clean`]) before it is returned (another agent wrote it).
+//! yields `None` plus a note saying why, never an error. Every file is decoded through
+//! the read boundary ([`crate::clean::from_slice`]): each string of every type read here
+//! is cleaned as it is decoded, so a field added later cannot skip it (another agent wrote it).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::clean::{Clean, clean_opt, clean_str};
+use crate::clean::Scrub;
 use crate::paths::Paths;
 
 pub const ROSTER: &str = "roster.json";
@@ -176,11 +177,25 @@ fn failed<T>(problem: Problem, note: String) -> Read<T> {
 }
 
 /// Read, decode and sanitize `cache/<fleet>/<name>`.
-pub fn read<T: DeserializeOwned + Clean>(paths: &Paths, fleet: &str, name: &str) -> Read<T> {
+pub fn read<T: DeserializeOwned>(paths: &Paths, fleet: &str, name: &str) -> Read<T> {
     read_path(&paths.cache_file(fleet, name))
 }
 
-pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
+/// [`read`], each string through `scrub` (which cleans, and may bound further).
+pub fn read_with<T: DeserializeOwned>(
+    paths: &Paths,
+    fleet: &str,
+    name: &str,
+    scrub: Scrub,
+) -> Read<T> {
+    read_path_with(&paths.cache_file(fleet, name), scrub)
+}
+
+pub fn read_path<T: DeserializeOwned>(path: &Path) -> Read<T> {
+    read_path_with(path, crate::clean::field)
+}
+
+fn read_path_with<T: DeserializeOwned>(path: &Path, scrub: Scrub) -> Read<T> {
     let bytes = match crate::fsutil::read_capped(path, crate::rules::cap::CACHE) {
         Ok(Some(b)) => b,
         Ok(None) => {
@@ -209,15 +224,12 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
             );
         }
     };
-    match serde_json::from_slice::<T>(&bytes) {
-        Ok(mut d) => {
-            d.clean();
-            Read {
-                data: Some(d),
-                note: None,
-                problem: None,
-            }
-        }
+    match crate::clean::from_slice_with::<T>(&bytes, scrub) {
+        Ok(d) => Read {
+            data: Some(d),
+            note: None,
+            problem: None,
+        },
         Err(e) if e.is_syntax() || e.is_eof() => failed(
             Problem::Corrupt,
             format!(
@@ -238,80 +250,6 @@ pub fn read_path<T: DeserializeOwned + Clean>(path: &Path) -> Read<T> {
 /// Seconds between `generated_at` and now, when it parses.
 pub fn age_secs(generated_at: &str, now_ms: i64) -> Option<i64> {
     crate::time::parse_rfc3339(generated_at).map(|t| ((now_ms - t) / 1000).max(0))
-}
-
-impl Clean for Roster {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for p in &mut self.agents {
-            for s in [&mut p.agent, &mut p.session] {
-                clean_str(s);
-            }
-            clean_opt(&mut p.runtime);
-            clean_opt(&mut p.task);
-            for l in &mut p.leases {
-                for s in [&mut l.repo, &mut l.path, &mut l.reason] {
-                    clean_str(s);
-                }
-            }
-        }
-    }
-}
-
-impl Clean for History {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for d in &mut self.sessions {
-            for s in [
-                &mut d.session,
-                &mut d.agent,
-                &mut d.started_at,
-                &mut d.outcome,
-            ] {
-                clean_str(s);
-            }
-            for o in [&mut d.runtime, &mut d.repo, &mut d.ended_at, &mut d.branch] {
-                clean_opt(o);
-            }
-            d.files_touched
-                .iter_mut()
-                .chain(&mut d.commands)
-                .chain(&mut d.tests)
-                .for_each(clean_str);
-        }
-    }
-}
-
-impl Clean for Handoffs {
-    fn clean(&mut self) {
-        clean_str(&mut self.generated_at);
-        for h in &mut self.handoffs {
-            for s in [
-                &mut h.id,
-                &mut h.at,
-                &mut h.agent,
-                &mut h.session,
-                &mut h.summary,
-            ] {
-                clean_str(s);
-            }
-            clean_opt(&mut h.repo);
-            clean_opt(&mut h.next);
-        }
-    }
-}
-
-impl Clean for Pipeline {
-    fn clean(&mut self) {
-        for o in [
-            &mut self.last_sync,
-            &mut self.last_maint,
-            &mut self.snapshot_id,
-            &mut self.store,
-        ] {
-            clean_opt(o);
-        }
-    }
 }
 
 #[cfg(test)]

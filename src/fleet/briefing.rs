@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cache::{self, Handoffs, History, Roster};
-use crate::clean::Clean;
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::memory::render;
@@ -253,36 +252,17 @@ fn claims(ctx: &Ctx) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A cache file through the read boundary (decoded, then every string cleaned).
-fn read<T: serde::de::DeserializeOwned + Clean>(ctx: &Ctx, name: &str) -> Option<T> {
+/// A cache file through the read boundary (every string cleaned as it is decoded).
+fn read<T: serde::de::DeserializeOwned>(ctx: &Ctx, name: &str) -> Option<T> {
     cache::read(&ctx.paths, &ctx.scope.fleet, name).data
 }
 
-impl Clean for Material {
-    fn clean(&mut self) {
-        // Cleaned and bounded to a line (a label it cuts stays closed), without allocating
-        // for the (common) untouched one.
-        let c = |s: &mut String| {
-            if let std::borrow::Cow::Owned(new) = peer::bound_line(s, LINE_CHARS) {
-                *s = new;
-            }
-        };
-        if let Some(g) = &mut self.generated_at {
-            c(g);
-        }
-        for a in &mut self.agents {
-            c(&mut a.agent);
-            c(&mut a.rest);
-        }
-        for l in self.handoffs.iter_mut().chain(&mut self.sessions) {
-            c(&mut l.line);
-            if let Some(r) = &mut l.repo {
-                c(r);
-            }
-        }
-        for (attribution, body) in &mut self.claims {
-            c(attribution);
-            c(body);
-        }
+/// `briefing.json` through the read boundary: every string cleaned and bounded to a line
+/// as it is decoded (a label the cut falls in stays closed), so no field of [`Material`]
+/// can skip it; the (common) untouched string is not copied.
+pub fn read_material(ctx: &Ctx) -> cache::Read<Material> {
+    fn line(s: &str) -> std::borrow::Cow<'_, str> {
+        peer::bound_line(s, LINE_CHARS)
     }
+    cache::read_with(&ctx.paths, &ctx.scope.fleet, cache::BRIEFING, line)
 }

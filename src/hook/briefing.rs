@@ -66,7 +66,7 @@ impl Section {
 /// caller gets the header alone and a note for the hook log.
 pub fn build(ctx: &Ctx, repo: Option<&str>, notes: &mut Vec<String>) -> String {
     let now = ctx.now_ms();
-    let read: Read<Material> = cache::read(&ctx.paths, &ctx.scope.fleet, cache::BRIEFING);
+    let read: Read<Material> = material::read_material(ctx);
     let m = match read.data {
         Some(m) if m.version == material::VERSION => m,
         Some(m) => {

@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use crate::cache::{self, Roster};
-use crate::clean::{clean_borrowed, clean_str};
 use crate::ctx::Ctx;
 use crate::fleet::leases::{self, State};
 use crate::fleet::{Holder, Lease};
@@ -180,26 +179,10 @@ fn deciding(lean: &LeanRoster<'_>, rel: &[(String, String)]) -> Vec<Lease> {
 fn read_deciding(path: &Path, rel: &[(String, String)]) -> Option<(Vec<Lease>, i64)> {
     // Bounded before parsing: whatever the cache holds, the hook keeps its deadline.
     let bytes = crate::fsutil::read_capped(path, crate::rules::cap::CACHE).ok()??;
-    let mut lean: LeanRoster = serde_json::from_slice(&bytes).ok()?;
-    // The read boundary, cheaply: every lease's repo and path (they decide which leases
-    // match, as `fleet_status` would see them), then all of the few deciding leases.
-    for l in lean.agents.iter_mut().flat_map(|a| &mut a.leases) {
-        clean_borrowed(&mut l.repo);
-        clean_borrowed(&mut l.path);
-    }
-    let mut leases = deciding(&lean, rel);
-    for l in &mut leases {
-        let h = &mut l.holder;
-        for s in [
-            &mut l.repo,
-            &mut l.path,
-            &mut l.reason,
-            &mut h.agent,
-            &mut h.session,
-        ] {
-            clean_str(s);
-        }
-    }
+    // The read boundary by construction: every string cleaned as it is decoded, the
+    // (common) clean one still borrowed from `bytes`.
+    let lean: LeanRoster = crate::clean::from_slice(&bytes).ok()?;
+    let leases = deciding(&lean, rel);
     Some((leases, lean.lake_clock_offset_ms))
 }
 

@@ -10,11 +10,10 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::clean::{Clean, clean_str};
 use crate::error::{Error, Result};
 
 pub mod build;
-mod columns;
+pub(crate) mod columns;
 pub(crate) mod delta;
 pub mod embed;
 pub(crate) mod guard;
@@ -98,24 +97,21 @@ impl Snapshot {
     pub fn open_within(path: &Path, budget: Duration) -> Result<Snapshot> {
         let (conn, deadline) = guard::open(path, budget)?;
         let meta = |k: &str| -> Result<Option<String>> {
-            conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get(0))
-                .optional()
-                .map_err(|e| {
-                    Error::storage(
-                        "snapshot",
-                        format!("snapshot `{}` is unreadable", path.display()),
-                    )
-                    .source(e)
-                })
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| {
+                columns::Cols::of(r).get(0)
+            })
+            .optional()
+            .map_err(|e| {
+                Error::storage(
+                    "snapshot",
+                    format!("snapshot `{}` is unreadable", path.display()),
+                )
+                .source(e)
+            })
         };
-        let mut id = meta("snapshot_id")?.unwrap_or_default();
-        let mut mode = meta("mode")?.unwrap_or_else(|| "on".into());
-        let mut model_embedder = meta("model_embedder")?;
-        clean_str(&mut id);
-        clean_str(&mut mode);
-        if let Some(m) = model_embedder.as_mut() {
-            clean_str(m);
-        }
+        let id = meta("snapshot_id")?.unwrap_or_default();
+        let mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        let model_embedder = meta("model_embedder")?;
         Ok(Snapshot {
             conn,
             id,
@@ -146,8 +142,9 @@ pub(crate) fn query_error(e: rusqlite::Error) -> Error {
     Error::storage("snapshot", "cannot query the snapshot").source(e)
 }
 
-/// Decoded rows through the read boundary: every reader returns rows this made.
-pub(crate) fn cleaned<T: Clean>(rows: impl Iterator<Item = rusqlite::Result<T>>) -> Result<Vec<T>> {
+/// Rows decoded through the read boundary ([`columns::Cols`]), minus those this build
+/// cannot read.
+pub(crate) fn decoded<T>(rows: impl Iterator<Item = rusqlite::Result<T>>) -> Result<Vec<T>> {
     let mut out = Vec::new();
     for r in rows {
         match r {
@@ -157,7 +154,6 @@ pub(crate) fn cleaned<T: Clean>(rows: impl Iterator<Item = rusqlite::Result<T>>)
             Err(e) => return Err(query_error(e)),
         }
     }
-    out.clean();
     Ok(out)
 }
 

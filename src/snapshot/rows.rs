@@ -1,8 +1,7 @@
 //! The snapshot's rows: a claim as the gate left it (with its place in a supersede chain
 //! and its age), and one timeline event. The read boundary cleans every string of both
-//! when a reader decodes them.
+//! as a reader decodes them: readers see a row only through `columns::Cols`.
 
-use crate::clean::{Clean, clean_opt, clean_str};
 use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 /// A claim as the gate left it.
@@ -58,47 +57,4 @@ pub struct EventRow {
     /// The other claim an entry names: the replacement of a `claim_superseded`, the newer
     /// claim of a `claim_outdated`, the rival of a fork's `claim_contested`.
     pub related_id: Option<String>,
-}
-
-impl Clean for ClaimRow {
-    fn clean(&mut self) {
-        for s in [
-            &mut self.id,
-            &mut self.text,
-            &mut self.subject,
-            &mut self.created_at,
-            &mut self.agent,
-            &mut self.session,
-            &mut self.last_evidence_at,
-        ] {
-            clean_str(s);
-        }
-        for o in [
-            &mut self.promoted_at,
-            &mut self.key,
-            &mut self.superseded_by,
-            &mut self.superseded_at,
-            &mut self.outdated_by,
-            &mut self.pending_by,
-        ] {
-            clean_opt(o);
-        }
-    }
-}
-
-impl Clean for EventRow {
-    fn clean(&mut self) {
-        for s in [
-            &mut self.at,
-            &mut self.subject,
-            &mut self.kind,
-            &mut self.claim_id,
-            &mut self.agent,
-            &mut self.session,
-            &mut self.text,
-        ] {
-            clean_str(s);
-        }
-        clean_opt(&mut self.related_id);
-    }
 }

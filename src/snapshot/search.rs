@@ -13,12 +13,12 @@
 
 use std::collections::HashMap;
 
+use super::columns::Cols;
 use super::embed::{Embedder, HashEmbedder, hash};
 use super::matrix::{self, Filter};
 use super::rank::{Lexical, Ranking, fuse};
 use super::rows::{ClaimRow, EventRow};
-use super::{Snapshot, cleaned, query_error as sql};
-use crate::clean::Clean;
+use super::{Snapshot, decoded, query_error as sql};
 use crate::error::{Error, Result};
 use crate::vocab::ClaimStatus;
 
@@ -115,9 +115,7 @@ pub fn search_with(
         })
         .collect();
     by_age(&mut hits);
-    let mut hits: Vec<Hit> = hits.into_iter().map(|(_, h)| h).take(q.k).collect();
-    // The read boundary, for the returned rows only (candidates are many; hits are few).
-    hits.iter_mut().for_each(|h| h.claim.clean());
+    let hits: Vec<Hit> = hits.into_iter().map(|(_, h)| h).take(q.k).collect();
     Ok((hits, truncated))
 }
 
@@ -211,6 +209,7 @@ const COLUMNS: &str = "rowid, id, text, type, subject, scope, status, independen
 
 /// A `claims` row selected with `COLUMNS` (rowid first).
 pub(super) fn claim_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ClaimRow> {
+    let r = Cols::of(r);
     Ok(ClaimRow {
         id: r.get(1)?,
         text: r.get(2)?,
@@ -245,7 +244,7 @@ fn claims_by_rowid(snap: &Snapshot, rowids: &[i64]) -> Result<HashMap<i64, Claim
     );
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st
-        .query_map([], |r| Ok((r.get::<_, i64>(0)?, claim_row(r)?)))
+        .query_map([], |r| Ok((Cols::of(r).get::<i64>(0)?, claim_row(r)?)))
         .map_err(sql)?;
     let mut out = HashMap::new();
     for r in rows {
@@ -304,7 +303,7 @@ pub fn list(snap: &Snapshot, status: Option<ClaimStatus>, limit: usize) -> Resul
         format!("SELECT {COLUMNS} FROM claims {where_} ORDER BY created_at DESC LIMIT {limit}");
     let mut st = snap.conn.prepare(&sql_text).map_err(sql)?;
     let rows = st.query_map([status], claim_row).map_err(sql)?;
-    cleaned(rows)
+    decoded(rows)
 }
 
 /// Visible claim events about `subject` since `since`, oldest first; `limit + 1` rows to detect truncation.
@@ -326,6 +325,7 @@ pub fn timeline(
         .query_map(
             rusqlite::params![subject, since.unwrap_or(""), limit as i64 + 1],
             |r| {
+                let r = Cols::of(r);
                 Ok(EventRow {
                     at: r.get(0)?,
                     subject: r.get(1)?,
@@ -339,7 +339,7 @@ pub fn timeline(
             },
         )
         .map_err(sql)?;
-    cleaned(rows)
+    decoded(rows)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! after every other. No query text, so no FTS or vectors.
 
 use super::rows::ClaimRow;
-use super::{Snapshot, cleaned, query_error as sql};
+use super::{Snapshot, decoded, query_error as sql};
 use crate::error::Result;
 
 /// At most `k` agent-visible claims, strongest first (ties by id, for stable output).
@@ -23,7 +23,7 @@ pub fn top(snap: &Snapshot, k: usize) -> Result<Vec<ClaimRow>> {
     let rows = st
         .query_map([k as i64], super::search::claim_row)
         .map_err(sql)?;
-    cleaned(rows)
+    decoded(rows)
 }
 
 #[cfg(test)]
