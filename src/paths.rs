@@ -184,13 +184,75 @@ impl Paths {
     pub fn mcp_login_nonces(&self) -> PathBuf {
         self.state().join("mcp-login-nonces.json")
     }
-    /// Host-local state of sync and maint (watermarks, locks): never shared.
     /// Where `ctxlake memory model install` unpacks models.
     pub fn models(&self) -> PathBuf {
         self.home.join("models")
     }
+    /// Host-local state of sync and maint (watermarks, locks): never shared. Every path
+    /// under it is named below, so one place lists what a host keeps.
     pub fn state(&self) -> PathBuf {
         self.home.join("state")
+    }
+    /// `state/host-id`: this host's random id, the one thing that tells its lake writes apart.
+    pub fn host_id(&self) -> PathBuf {
+        self.state().join("host-id")
+    }
+    /// `state/store.json`: the last capability probe of the configured store.
+    pub fn store_health(&self) -> PathBuf {
+        self.state().join("store.json")
+    }
+    /// `state/sync.lock`: one drain or sync pass at a time on this host.
+    pub fn sync_lock(&self) -> PathBuf {
+        self.state().join("sync.lock")
+    }
+    /// `state/sync-watch.lock`: held by the host's one `sync --watch` daemon.
+    pub fn sync_watch_lock(&self) -> PathBuf {
+        self.state().join("sync-watch.lock")
+    }
+    /// `state/hook-dropped.count`: hook events dropped because the spool was full.
+    pub fn hook_dropped(&self) -> PathBuf {
+        self.state().join("hook-dropped.count")
+    }
+    /// `state/drain/<spool file>.offset`: how far drain has read each spool file.
+    pub fn drain_watermarks(&self) -> PathBuf {
+        self.state().join("drain")
+    }
+    /// `state/maint/`: maint's checkpoints and the last snapshot it built, per fleet.
+    pub fn maint_dir(&self) -> PathBuf {
+        self.state().join("maint")
+    }
+    /// `state/mirror/`: the lake objects mirrored so far, per fleet.
+    pub fn mirror_dir(&self) -> PathBuf {
+        self.state().join("mirror")
+    }
+    /// `state/mirror/<fleet>.json`: the mirror's position in one fleet.
+    pub fn mirror_state(&self, fleet: &str) -> PathBuf {
+        self.mirror_dir().join(format!("{fleet}.json"))
+    }
+    /// `state/import/<runtime>.json`: the transcripts already imported from a runtime.
+    pub fn import_ledger(&self, runtime: &str) -> PathBuf {
+        self.state().join("import").join(format!("{runtime}.json"))
+    }
+    /// `state/install/`: what `ctxlake install` wrote into each runtime, to undo it.
+    pub fn install_state(&self) -> PathBuf {
+        self.state().join("install")
+    }
+    /// `state/roster/<fleet>.own.json`: this host's own roster entries, kept between hooks.
+    pub fn roster_own(&self, fleet: &str) -> PathBuf {
+        self.state()
+            .join("roster")
+            .join(format!("{fleet}.own.json"))
+    }
+    /// `state/vectors-<fleet>.sqlite`: embeddings computed for a fleet's claims, reused.
+    pub fn vectors_cache(&self, fleet: &str) -> PathBuf {
+        self.state().join(format!("vectors-{fleet}.sqlite"))
+    }
+    /// `state/models/verified-<key>.json`: a model directory's checked digests, kept
+    /// outside it because it may be read-only.
+    pub fn model_verified(&self, key: &str) -> PathBuf {
+        self.state()
+            .join("models")
+            .join(format!("verified-{key}.json"))
     }
 }
 

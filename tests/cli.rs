@@ -57,6 +57,8 @@ mod s3;
 mod semantic;
 #[path = "cli/spool.rs"]
 mod spool;
+#[path = "cli/state_paths.rs"]
+mod state_paths;
 #[path = "cli/tools.rs"]
 mod tools;
 #[path = "cli/updates.rs"]

@@ -17,8 +17,6 @@ use crate::spool::{self, Landed, Record, RecordKind, Wait};
 
 /// Longest string kept in a captured event (prompts, commands, errors).
 pub const FIELD_CHARS: usize = 2000;
-/// The file under `state/` counting events dropped because the spool was full.
-pub const DROPPED_FILE: &str = "hook-dropped.count";
 
 /// The spool record for `event`, its payload through the write boundary ([`scrub`]).
 pub fn record(ctx: &Ctx, runtime: Runtime, session: &str, event: &Event) -> Record {
@@ -110,7 +108,7 @@ pub fn append(ctx: &Ctx, runtime: Runtime, rec: &Record) -> Result<Captured> {
 /// lose one increment, which is acceptable for a counter that only says "some were lost".
 fn count_drop(paths: &Paths) {
     let dir = paths.state();
-    let file = dir.join(DROPPED_FILE);
+    let file = paths.hook_dropped();
     let n: u64 = std::fs::read_to_string(&file)
         .ok()
         .and_then(|s| s.trim().parse().ok())

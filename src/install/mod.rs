@@ -97,7 +97,7 @@ impl Installer {
     pub fn new(env: Env, paths: &crate::paths::Paths) -> Installer {
         Installer {
             env,
-            store: Store::new(paths.state().join("install")),
+            store: Store::new(paths.install_state()),
         }
     }
 

@@ -53,7 +53,7 @@ impl Skipped {
 }
 
 fn file(paths: &Paths) -> std::path::PathBuf {
-    paths.state().join("store.json")
+    paths.store_health()
 }
 
 pub fn read(paths: &Paths) -> Option<StoreHealth> {

@@ -79,11 +79,7 @@ pub fn status(
         .into_iter()
         .map(|(s, root, files)| Transcripts {
             runtime: s.as_str(),
-            imported_before: paths
-                .state()
-                .join("import")
-                .join(format!("{}.json", s.as_str()))
-                .is_file(),
+            imported_before: paths.import_ledger(s.as_str()).is_file(),
             root,
             files,
         })

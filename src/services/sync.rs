@@ -42,19 +42,16 @@ pub trait Observer {
     fn mirrored(&mut self, _done: u64, _total: u64) {}
 }
 
-/// Held exclusively by the one `sync --watch` daemon of a host (in the state dir).
-const WATCH_LOCK: &str = "sync-watch.lock";
-
-/// Whether a `sync --watch` daemon runs on this host: it holds [`WATCH_LOCK`].
+/// Whether a `sync --watch` daemon runs on this host: it holds [`Paths::sync_watch_lock`].
 pub(crate) fn watch_running(paths: &Paths) -> bool {
-    File::open(paths.state().join(WATCH_LOCK)).is_ok_and(|f| f.try_lock_shared().is_err())
+    File::open(paths.sync_watch_lock()).is_ok_and(|f| f.try_lock_shared().is_err())
 }
 
 /// Become this host's one `sync --watch` daemon: the lock, held until the file drops.
 pub fn watch_lock(ctx: &Ctx) -> Result<File> {
     std::fs::create_dir_all(ctx.paths.state())
         .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
-    let lock = crate::fsutil::open_lock(&ctx.paths.state().join(WATCH_LOCK))?;
+    let lock = crate::fsutil::open_lock(&ctx.paths.sync_watch_lock())?;
     lock.try_lock().map_err(|_| {
         Error::refused(
             "sync_running",
@@ -181,7 +178,7 @@ fn opened(ctx: &Ctx, store: &dyn Store) -> Result<()> {
 fn host_lock(ctx: &Ctx, seen: &mut dyn Observer) -> Result<File> {
     std::fs::create_dir_all(ctx.paths.state())
         .map_err(|e| Error::io("cannot create", &ctx.paths.state(), e))?;
-    let lock = crate::fsutil::open_lock(&ctx.paths.state().join("sync.lock"))?;
+    let lock = crate::fsutil::open_lock(&ctx.paths.sync_lock())?;
     if lock.try_lock().is_err() {
         seen.waiting_for_lock();
         lock.lock()

@@ -43,7 +43,7 @@ impl Vectors {
         match super::embed::select::minilm(paths, config) {
             Ok(m) => Vectors {
                 embedder: Some(m),
-                cache: Some(paths.state().join(format!("vectors-{fleet}.sqlite"))),
+                cache: Some(paths.vectors_cache(fleet)),
                 note: None,
             },
             Err(note) => Vectors {

@@ -50,11 +50,11 @@ fn rank(module: &str) -> Option<usize> {
         .map(|i| LAYERS.len() - i)
 }
 
-fn src() -> PathBuf {
+pub(crate) fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
@@ -99,7 +99,7 @@ fn child_file(file: &Path, name: &str, path_attr: Option<&str>) -> PathBuf {
 }
 
 /// Files compiled only under `#[cfg(test)]`: declared behind it, and everything below them.
-fn test_files(files: &[PathBuf]) -> BTreeSet<PathBuf> {
+pub(crate) fn test_files(files: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut roots = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -139,7 +139,7 @@ fn test_files(files: &[PathBuf]) -> BTreeSet<PathBuf> {
 }
 
 /// The text with every `#[cfg(test)]` item removed (an inline `mod tests { … }`, a `use`).
-fn without_test_items(text: &str) -> String {
+pub(crate) fn without_test_items(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("#[cfg(test)]") {

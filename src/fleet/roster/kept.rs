@@ -44,10 +44,7 @@ impl Kept {
 }
 
 pub(crate) fn path(paths: &Paths, fleet: &str) -> PathBuf {
-    paths
-        .state()
-        .join("roster")
-        .join(format!("{fleet}.own.json"))
+    paths.roster_own(fleet)
 }
 
 /// The kept copy for `fleet`; `None` when there is none or it does not parse (then the

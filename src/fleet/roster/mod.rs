@@ -143,7 +143,7 @@ pub(crate) fn host_id(paths: &Paths) -> Result<String> {
 }
 
 pub(crate) fn host_id_file(paths: &Paths) -> std::path::PathBuf {
-    paths.state().join("host-id")
+    paths.host_id()
 }
 
 /// The valid host id kept in `file`, if any (never mints one).

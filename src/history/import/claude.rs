@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Event, Kind, Session, Skipped, exit_code_in, jsonl, time_of, tool_use};
+use crate::error::Result;
 
 /// Line types that hold nothing a history needs (seen in 2.1.332 transcripts).
 const PASSED_OVER: &[&str] = &[
@@ -51,7 +52,7 @@ pub fn units(root: &Path) -> Vec<PathBuf> {
 }
 
 /// One transcript file: one session.
-pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
     let mut s = Session::default();
     // A tool_result names only its tool_use's id: what that call was, by id.
     let mut calls: HashMap<String, Event> = HashMap::new();

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Event, Kind, Session, Skipped, exit_code_in, jsonl, push_unique, time_of, tool_use};
+use crate::error::Result;
 
 /// Line types with nothing a history needs.
 const PASSED_OVER: &[&str] = &["world_state", "compacted"];
@@ -68,7 +69,7 @@ struct State {
 }
 
 /// One rollout file: one session.
-pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
     let mut st = State::default();
     let mut skipped = jsonl::for_each(path, &mut |v| {
         st.line += 1;

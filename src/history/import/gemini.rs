@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Event, Kind, Session, Skipped, exit_code_in, jsonl, time_of, tool_use};
+use crate::error::{Error, Result};
 
 /// A legacy whole-document chat larger than this is skipped: it would be read whole.
 const MAX_JSON: u64 = 64 << 20;
@@ -49,7 +50,7 @@ struct State {
 }
 
 /// One chat file: one session.
-pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
     let mut st = State::default();
     st.s.cwd = project_root(path);
     let skipped = if path.extension().is_some_and(|x| x == "jsonl") {
@@ -76,13 +77,12 @@ fn project_root(chat: &Path) -> Option<String> {
 }
 
 /// A whole-document chat (before the JSONL format).
-fn legacy(path: &Path, st: &mut State) -> Result<usize, String> {
+fn legacy(path: &Path, st: &mut State) -> Result<usize> {
     let size = std::fs::metadata(path).map_or(0, |m| m.len());
     if size > MAX_JSON {
         return Ok(1);
     }
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|e| Error::io("cannot open", path, e))?;
     let doc: Value = match serde_json::from_reader(std::io::BufReader::new(file)) {
         Ok(v) => v,
         Err(_) => return Ok(1),

@@ -12,7 +12,8 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use super::opencode::{open_read_only, require};
-use super::{Event, Kind, Session, Skipped, exit_code_in, tool_use};
+use super::{Event, Kind, Session, Skipped, exit_code_in, tool_use, unreadable};
+use crate::error::Result;
 
 /// `state.db` under the Hermes home `root`, when there is one.
 pub fn units(root: &Path) -> Vec<PathBuf> {
@@ -21,7 +22,7 @@ pub fn units(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Every session in the database.
-pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
     let c = open_read_only(path)?;
     require(&c, "sessions", &["id", "started_at", "ended_at"])?;
     require(
@@ -63,7 +64,7 @@ pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String
             })?
             .collect()
         })
-        .map_err(|e| format!("cannot read sessions: {e}"))?;
+        .map_err(unreadable("cannot read sessions"))?;
     let mut skipped = 0;
     for (id, ended, cwd, branch, root) in sessions {
         let mut s = Session {
@@ -87,20 +88,17 @@ fn secs_to_ms(s: f64) -> i64 {
     (s * 1000.0).round() as i64
 }
 
-fn messages(c: &Connection, s: &mut Session) -> Result<(), String> {
+fn messages(c: &Connection, s: &mut Session) -> Result<()> {
     let mut stmt = c
         .prepare(
             "SELECT id, role, content, tool_call_id, tool_calls, timestamp FROM messages WHERE session_id = ?1 ORDER BY timestamp, id",
         )
-        .map_err(|e| format!("cannot read messages: {e}"))?;
+        .map_err(unreadable("cannot read messages"))?;
     let mut rows = stmt
         .query([&s.id])
-        .map_err(|e| format!("cannot read messages: {e}"))?;
+        .map_err(unreadable("cannot read messages"))?;
     let mut calls: HashMap<String, Event> = HashMap::new();
-    while let Some(r) = rows
-        .next()
-        .map_err(|e| format!("cannot read messages: {e}"))?
-    {
+    while let Some(r) = rows.next().map_err(unreadable("cannot read messages"))? {
         type Msg = (
             i64,
             String,

@@ -6,22 +6,23 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::error::{Error, Result};
+
 /// Longer lines (a tool result with a whole file in it) are skipped unread: nothing a
 /// history needs is that long.
 pub(crate) const MAX_LINE: usize = 8 << 20;
 
 /// Call `each` with every line of `path` that parses as a JSON object; the count of
 /// lines that did not.
-pub(crate) fn for_each(path: &Path, each: &mut dyn FnMut(Value)) -> Result<usize, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+pub(crate) fn for_each(path: &Path, each: &mut dyn FnMut(Value)) -> Result<usize> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io("cannot open", path, e))?;
     let mut reader = BufReader::with_capacity(64 << 10, file);
     let mut skipped = 0;
     let mut line = Vec::new();
     loop {
         line.clear();
-        let (n, whole) = read_line(&mut reader, &mut line)
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        let (n, whole) =
+            read_line(&mut reader, &mut line).map_err(|e| Error::io("cannot read", path, e))?;
         if n == 0 {
             break;
         }

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::error::{Error, Result};
+
 /// The runtimes whose transcripts are read, named as their hooks name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Source {
@@ -64,7 +66,7 @@ impl Source {
     }
 
     /// Read one unit, handing each session to `out`; what was skipped, counted.
-    pub fn read(self, unit: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+    pub fn read(self, unit: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
         match self {
             Source::ClaudeCode => claude::read(unit, out),
             Source::Codex => codex::read(unit, out),
@@ -77,6 +79,15 @@ impl Source {
 
 /// Lines, rows or records a reader did not understand.
 pub type Skipped = usize;
+
+/// The error code of a transcript that could not be read: the import lists it beside
+/// the file and goes on with the next.
+pub(crate) const TRANSCRIPT: &str = "transcript_unreadable";
+
+/// A failed query on a runtime's database, as `what` with SQLite's reason as the cause.
+pub(crate) fn unreadable(what: &'static str) -> impl Fn(rusqlite::Error) -> Error {
+    move |e| Error::storage(TRANSCRIPT, what).source(e)
+}
 
 /// What happened, in the hook capture's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
-use super::{Event, Kind, Session, Skipped, tool_use};
+use super::{Event, Kind, Session, Skipped, TRANSCRIPT, tool_use, unreadable};
+use crate::error::{Error, Result};
 
 /// `opencode.db` under the opencode data directory `root`, when there is one.
 pub fn units(root: &Path) -> Vec<PathBuf> {
@@ -23,7 +24,7 @@ pub fn units(root: &Path) -> Vec<PathBuf> {
 /// files. Without a `-wal` beside it the database is whole and is opened immutable, so
 /// SQLite leaves no `-wal`/`-shm` of its own; with one (the runtime is running, or
 /// crashed), the WAL must be read too.
-pub(crate) fn open_read_only(path: &Path) -> Result<Connection, String> {
+pub(crate) fn open_read_only(path: &Path) -> Result<Connection> {
     let wal = path.with_file_name(format!(
         "{}-wal",
         path.file_name()
@@ -38,7 +39,13 @@ pub(crate) fn open_read_only(path: &Path) -> Result<Connection, String> {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI,
     )
-    .map_err(|e| format!("cannot open `{}` read-only: {e}", path.display()))?;
+    .map_err(|e| {
+        Error::storage(
+            TRANSCRIPT,
+            format!("cannot open `{}` read-only", path.display()),
+        )
+        .source(e)
+    })?;
     let _ = c.busy_timeout(std::time::Duration::from_secs(2));
     let _ = c.pragma_update(None, "query_only", true);
     Ok(c)
@@ -57,21 +64,22 @@ fn uri_path(path: &Path) -> String {
 }
 
 /// The tables and columns read here, so a schema change is a clear error, not a guess.
-pub(crate) fn require(c: &Connection, table: &str, cols: &[&str]) -> Result<(), String> {
+pub(crate) fn require(c: &Connection, table: &str, cols: &[&str]) -> Result<()> {
     let have: Vec<String> = c
         .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-        .map_err(|e| format!("cannot read the schema: {e}"))?;
+        .map_err(unreadable("cannot read the schema"))?;
     match cols.iter().find(|c| !have.iter().any(|h| h == *c)) {
         None => Ok(()),
-        Some(missing) => Err(format!(
-            "table `{table}` has no column `{missing}`: a format this build does not know"
+        Some(missing) => Err(Error::storage(
+            TRANSCRIPT,
+            format!("table `{table}` has no column `{missing}`: a format this build does not know"),
         )),
     }
 }
 
 /// Every session in the database, each with its messages' parts.
-pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String> {
+pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped> {
     let c = open_read_only(path)?;
     require(&c, "session", &["id", "directory"])?;
     require(&c, "message", &["id", "session_id", "data"])?;
@@ -83,7 +91,7 @@ pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String
     let sessions: Vec<(String, String)> = c
         .prepare("SELECT id, directory FROM session ORDER BY time_created, id")
         .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
-        .map_err(|e| format!("cannot read sessions: {e}"))?;
+        .map_err(unreadable("cannot read sessions"))?;
     let mut skipped = 0;
     for (id, dir) in sessions {
         let s = session(&c, id, dir)?;
@@ -95,7 +103,7 @@ pub fn read(path: &Path, out: &mut dyn FnMut(Session)) -> Result<Skipped, String
     Ok(skipped)
 }
 
-fn session(c: &Connection, id: String, dir: String) -> Result<Session, String> {
+fn session(c: &Connection, id: String, dir: String) -> Result<Session> {
     let mut s = Session {
         id,
         cwd: Some(dir).filter(|d| !d.is_empty()),
@@ -110,7 +118,7 @@ fn session(c: &Connection, id: String, dir: String) -> Result<Session, String> {
             })?
             .collect::<Result<Vec<_>, _>>()
         })
-        .map_err(|e| format!("cannot read messages: {e}"))?
+        .map_err(unreadable("cannot read messages"))?
         .into_iter()
         .map(|(id, data)| {
             let role = serde_json::from_str::<Value>(&data)
@@ -124,11 +132,11 @@ fn session(c: &Connection, id: String, dir: String) -> Result<Session, String> {
         .prepare(
             "SELECT id, message_id, time_created, data FROM part WHERE session_id = ?1 ORDER BY time_created, id",
         )
-        .map_err(|e| format!("cannot read parts: {e}"))?;
+        .map_err(unreadable("cannot read parts"))?;
     let mut rows = stmt
         .query([&s.id])
-        .map_err(|e| format!("cannot read parts: {e}"))?;
-    while let Some(r) = rows.next().map_err(|e| format!("cannot read parts: {e}"))? {
+        .map_err(unreadable("cannot read parts"))?;
+    while let Some(r) = rows.next().map_err(unreadable("cannot read parts"))? {
         let (Ok(pid), Ok(mid), Ok(at), Ok(data)) = (
             r.get::<_, String>(0),
             r.get::<_, String>(1),

@@ -197,7 +197,10 @@ fn an_unknown_schema_is_refused_by_name() {
     c.execute_batch("CREATE TABLE sessions (id TEXT); CREATE TABLE messages (id INTEGER);")
         .unwrap();
     drop(c);
-    let e = Source::Hermes.read(&db, &mut |_| {}).unwrap_err();
+    let e = Source::Hermes
+        .read(&db, &mut |_| {})
+        .unwrap_err()
+        .one_line();
     assert!(e.contains("started_at"), "{e}");
 }
 
@@ -213,4 +216,17 @@ fn a_line_longer_than_the_cap_is_skipped_unread() {
     let mut seen = 0;
     let skipped = super::jsonl::for_each(&f, &mut |_| seen += 1).unwrap();
     assert_eq!((seen, skipped), (1, 1));
+}
+
+/// A transcript that cannot be read is a typed storage error whose one line still names
+/// the file and the OS's reason, as the import report printed it before.
+#[test]
+fn an_unreadable_transcript_is_a_typed_error_naming_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    let gone = d.path().join("gone.jsonl");
+    let e = Source::ClaudeCode.read(&gone, &mut |_| {}).unwrap_err();
+    assert_eq!(e.kind, crate::error::Kind::Storage);
+    let line = e.one_line();
+    let want = format!("cannot open `{}`: ", gone.display());
+    assert!(line.starts_with(&want), "{line}");
 }

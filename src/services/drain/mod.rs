@@ -193,8 +193,7 @@ fn seal(path: &Path, wait: Duration, report: &mut DrainReport) -> Result<()> {
 fn watermark(paths: &Paths, file: &Path) -> PathBuf {
     let rel = file.strip_prefix(&paths.spool).unwrap_or(file);
     paths
-        .state()
-        .join("drain")
+        .drain_watermarks()
         .join(format!("{}.offset", rel.display()))
 }
 

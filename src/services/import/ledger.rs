@@ -23,7 +23,7 @@ pub(super) struct Ledger {
 }
 
 fn file(paths: &Paths, runtime: &str) -> PathBuf {
-    paths.state().join("import").join(format!("{runtime}.json"))
+    paths.import_ledger(runtime)
 }
 
 impl Ledger {

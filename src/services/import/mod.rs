@@ -216,7 +216,9 @@ fn import_unit(
             per.skipped += skipped;
             ledger.files.insert(key, stamp);
         }
-        Err(why) => per.errors.push(format!("{}: {why}", unit.display())),
+        Err(why) => per
+            .errors
+            .push(format!("{}: {}", unit.display(), why.one_line())),
     }
     Ok(())
 }
@@ -281,7 +283,7 @@ fn captured_live(ctx: &Ctx, runtime: &str, session: &str) -> bool {
         .flatten()
         .flatten()
         .any(|e| e.file_name().to_string_lossy().starts_with(&prefix));
-    spooled || mirrored_live(&ctx.paths.state().join("mirror"), runtime, session)
+    spooled || mirrored_live(&ctx.paths.mirror_dir(), runtime, session)
 }
 
 /// `state/mirror/<fleet>/<agent>/<session>.ndjson` holding a live hook's record.

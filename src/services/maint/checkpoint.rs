@@ -81,7 +81,7 @@ pub(crate) enum Base {
 }
 
 fn maint_dir(paths: &Paths) -> std::path::PathBuf {
-    paths.state().join("maint")
+    paths.maint_dir()
 }
 
 fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {

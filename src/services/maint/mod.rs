@@ -11,7 +11,27 @@ use crate::error::{Error, Result};
 use crate::lake::manifest::{self, Manifest};
 use crate::lake::store::Store;
 use crate::paths::Paths;
+use crate::spelled::spelled;
 use checkpoint::{Loaded, MIN_UNSAVED, Published};
+
+/// What one fleet's `maint` did with its snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaintOutcome {
+    /// A new manifest names this state.
+    Published,
+    /// The latest manifest already names this state (ours or another host's).
+    #[default]
+    Unchanged,
+    /// Memory mode is off: nothing is published.
+    Off,
+}
+
+spelled!(MaintOutcome {
+    Published => "published",
+    Unchanged => "unchanged",
+    Off => "off",
+});
 
 #[derive(Debug, Default, serde::Serialize)]
 pub struct MaintReport {
@@ -20,8 +40,7 @@ pub struct MaintReport {
     pub claims: usize,
     pub promoted: usize,
     pub contested: usize,
-    /// `published`, `unchanged`, or `off` (memory mode off: nothing published).
-    pub outcome: String,
+    pub outcome: MaintOutcome,
     pub snapshot_id: Option<String>,
     pub seq: Option<u64>,
     /// Why the configured embedder's vectors are missing (model unusable), if they are.
@@ -129,7 +148,7 @@ fn observed(
 /// One `maint` per fleet at a time on this host: the folded state and the snapshot it
 /// patches are this host's own files, read, changed and written back by each run.
 fn lock(paths: &Paths, fleet: &str, wait: std::time::Duration) -> Result<std::fs::File> {
-    let dir = paths.state().join("maint");
+    let dir = paths.maint_dir();
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
     let p = dir.join(format!("{fleet}.lock"));
     let f = crate::fsutil::open_lock(&p)?;
@@ -206,7 +225,7 @@ fn unchanged(
         claims: p.claims,
         promoted: p.promoted,
         contested: p.contested,
-        outcome: "unchanged".into(),
+        outcome: MaintOutcome::Unchanged,
         snapshot_id: Some(snapshot_id),
         seq: Some(latest.seq),
         note: vectors.note,

@@ -3,7 +3,7 @@
 //! claim the next manifest number for it.
 
 use super::Latest;
-use super::MaintReport;
+use super::{MaintOutcome, MaintReport};
 use crate::config::{Config, MemoryMode};
 use crate::error::{Error, Result};
 use crate::lake::keys;
@@ -32,7 +32,7 @@ pub(super) fn publish(
         ..Default::default()
     };
     if config.memory_mode == MemoryMode::Off {
-        report.outcome = "off".into();
+        report.outcome = MaintOutcome::Off;
         return Ok((report, false));
     }
     let mode = config.memory_mode.as_str();
@@ -49,12 +49,12 @@ pub(super) fn publish(
         .as_ref()
         .is_some_and(|m| m.snapshot_id == snapshot_id)
     {
-        report.outcome = "unchanged".into();
+        report.outcome = MaintOutcome::Unchanged;
         report.seq = latest.map(|m| m.seq);
         return Ok((report, false));
     }
 
-    let any_visible = mode == "on" && promoted + contested > 0;
+    let any_visible = config.memory_mode == MemoryMode::On && promoted + contested > 0;
     let bytes = build(
         paths,
         fleet,
@@ -87,7 +87,7 @@ pub(super) fn publish(
             Created::Yes(_) => {
                 store.flush()?;
                 crate::services::trace::mark("snapshot+manifest publish");
-                report.outcome = "published".into();
+                report.outcome = MaintOutcome::Published;
                 report.seq = Some(seq);
                 return Ok((report, true));
             }
@@ -100,7 +100,7 @@ pub(super) fn publish(
                 if let Some(t) = theirs
                     && (t.writer == writer || t.snapshot_id == snapshot_id)
                 {
-                    report.outcome = "unchanged".into();
+                    report.outcome = MaintOutcome::Unchanged;
                     report.seq = Some(seq);
                     return Ok((report, true));
                 }
@@ -139,7 +139,7 @@ fn build(
     any_visible: bool,
     fold: &crate::memory::fold::State,
 ) -> Result<Vec<u8>> {
-    let dir = paths.state().join("maint");
+    let dir = paths.maint_dir();
     let base = dir.join(format!("{fleet}.snapshot"));
     if let Some(delta) = fold.delta().filter(|_| base.exists()) {
         let t = crate::snapshot::delta::Target {

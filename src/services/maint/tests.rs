@@ -50,7 +50,7 @@ fn publish_is_idempotent_and_races_settle() {
     };
     assert_eq!(
         maint(&paths, &off, &store, "f", "w1").unwrap().outcome,
-        "off"
+        MaintOutcome::Off
     );
 }
 
@@ -80,4 +80,14 @@ fn an_idle_run_skips_the_fold_only_when_nothing_moved() {
     assert_eq!((r.outcome.as_str(), r.seq), ("published", Some(4)));
     let idle = maint(&paths, &shadow, &store, "f", "w1").unwrap();
     assert_eq!((idle.outcome.as_str(), idle.seq), ("unchanged", Some(4)));
+}
+
+/// `--json` prints the outcome as it did when it was a string: one spelling per value.
+#[test]
+fn outcome_spelling_on_the_wire() {
+    for o in MaintOutcome::ALL {
+        assert_eq!(serde_json::to_value(o).unwrap(), o.as_str());
+    }
+    let r = MaintReport::default();
+    assert_eq!(serde_json::to_value(&r).unwrap()["outcome"], "unchanged");
 }

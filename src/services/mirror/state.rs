@@ -81,11 +81,11 @@ impl State {
 }
 
 pub(super) fn dir(paths: &Paths, fleet: &str) -> PathBuf {
-    paths.state().join("mirror").join(fleet)
+    paths.mirror_dir().join(fleet)
 }
 
 fn file(paths: &Paths, fleet: &str) -> PathBuf {
-    paths.state().join("mirror").join(format!("{fleet}.json"))
+    paths.mirror_state(fleet)
 }
 
 /// The state for `store`, or `None` (first pass, another store, or unreadable: rebuild).

@@ -94,7 +94,7 @@ impl World {
             .collect();
         // Fixed host ids: a seed must replay to the same lake keys.
         for (h, host) in hosts.iter().enumerate() {
-            let f = host.paths.state().join("host-id");
+            let f = host.paths.host_id();
             crate::fsutil::write_atomic(&f, format!("host{h}").as_bytes(), 0o600).expect("host id");
         }
         let mut w = World {

@@ -24,10 +24,7 @@ pub(crate) fn model_dir(paths: &Paths, config: &Config) -> PathBuf {
 /// Where the verified state of `dir` is remembered (outside it: it may be read-only).
 fn marker(paths: &Paths, dir: &Path) -> PathBuf {
     let key = crate::digest::sha256_hex(dir.to_string_lossy().as_bytes());
-    paths
-        .state()
-        .join("models")
-        .join(format!("verified-{}.json", &key[..16]))
+    paths.model_verified(&key[..16])
 }
 
 /// all-MiniLM-L6-v2 from the configured directory (loaded once per process), or why not.
