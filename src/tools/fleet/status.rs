@@ -46,10 +46,12 @@ pub struct StatusOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows. Absent,
-    /// never null; its rows (`fleet list`'s) are not spelled out in the output schema: the
-    /// tool list's token budget (`tests/cli/mcp/tokens.rs`) has no room for them.
+    /// never null; its rows (`fleet list`'s) are objects whose fields the output schema does
+    /// not spell out: the tool list's token budget (`tests/cli/mcp/tokens.rs`) has no room
+    /// for them. Objects, not a bare `true`: strict validators (the Inspector's `--strict`)
+    /// refuse a schema that accepts any value at all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Vec<serde_json::Value>")]
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub fleets: Option<Vec<super::list::FleetRow>>,
     /// Why the roster gave no data, for the human header (the note says it to JSON readers).
     #[serde(skip)]
