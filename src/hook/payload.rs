@@ -237,31 +237,10 @@ fn tool_fields(p: &Value, e: &mut Event) {
     }
 }
 
-fn push_unique(v: &mut Vec<String>, s: &str) {
-    if !s.trim().is_empty() && !v.iter().any(|x| x == s) {
-        v.push(s.to_string());
-    }
-}
-
-/// Files named by a Codex/Hermes (V4A) patch: `*** Update File: p`, `*** Add File: p`, …
-pub fn patch_paths(patch: &str) -> Vec<&str> {
-    patch
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim_end();
-            [
-                "*** Update File: ",
-                "*** Add File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ]
-            .iter()
-            .find_map(|p| l.strip_prefix(p))
-        })
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect()
-}
+// One reading of V4A patches and one de-duplication for live hooks and imported
+// transcripts alike.
+pub use crate::history::import::patch_paths;
+use crate::history::import::push_unique;
 
 /// Exit code, success and error of a finished tool call, where the runtime says.
 fn outcome(p: &Value, extra: &Value, kind: Kind, e: &mut Event) {

@@ -209,7 +209,7 @@ pub(crate) fn push_unique(v: &mut Vec<String>, s: &str) {
 }
 
 /// Files named by a V4A patch (Codex `apply_patch`, Hermes `patch`).
-pub(crate) fn patch_paths(patch: &str) -> Vec<&str> {
+pub fn patch_paths(patch: &str) -> Vec<&str> {
     patch
         .lines()
         .filter_map(|l| {
