@@ -21,7 +21,7 @@ use crate::paths::Paths;
 /// The state's format and meaning: bump it whenever what the state stores per claim (its
 /// gate group, gate result or hash) would come out differently (a change to the gate,
 /// the contradiction test, evidence rules or claim ids), so every host refolds.
-const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 3;
 /// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
 /// still finds it or a newer one.
 const KEEP: usize = 3;
@@ -251,7 +251,12 @@ pub(crate) fn load(
 /// A checkpoint is due once the events it would add are many enough: `min` (in `maint`,
 /// `MIN_UNSAVED`) and a sixteenth of the total. `min` 0: whenever any are (tests).
 fn due(cp: &Checkpoint, min: usize) -> bool {
-    cp.unsaved > 0 && (min == 0 || (cp.unsaved >= min && cp.unsaved >= cp.fold.events() / 16))
+    due_counts(cp.unsaved, cp.fold.events(), min)
+}
+
+/// `due` from the counts alone (the idle check has no state loaded).
+pub(crate) fn due_counts(unsaved: usize, events: usize, min: usize) -> bool {
+    unsaved > 0 && (min == 0 || (unsaved >= min && unsaved >= events / 16))
 }
 
 /// Keep this run's state: in this host's copy whenever it moved, and in a new checkpoint
@@ -273,11 +278,16 @@ pub(crate) fn save(
     }
     let moved =
         wrote || l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
+    let fold = local_file(paths, fleet);
     if moved {
         cp.store = store.url();
         let body = crate::error::Error::json(cp)?;
-        write(&local_file(paths, fleet), &body)?;
+        super::idle::forget(paths, fleet)?;
+        write(&fold, &body)?;
         crate::services::trace::mark("state write");
+    }
+    if moved || !super::idle::describes(paths, fleet, &fold) {
+        super::idle::write(paths, fleet, &fold, cp)?;
     }
     Ok(())
 }

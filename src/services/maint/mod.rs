@@ -3,6 +3,7 @@
 //! publishes nothing, and two hosts racing publish one manifest per sequence number.
 
 pub mod checkpoint;
+mod idle;
 mod publish;
 
 use crate::config::Config;
@@ -12,7 +13,7 @@ use crate::lake::manifest::{self, Manifest};
 use crate::lake::store::Store;
 use crate::paths::Paths;
 use crate::spelled::spelled;
-use checkpoint::{Loaded, MIN_UNSAVED, Published};
+use checkpoint::{MIN_UNSAVED, Published};
 
 /// What one fleet's `maint` did with its snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -117,9 +118,29 @@ fn observed(
 ) -> Result<MaintReport> {
     super::trace::start();
     let _lock = lock(paths, fleet, config.lock_wait())?;
+    if let Some(idle) = idle::check(paths, store, fleet)? {
+        let mut latest = Latest::new(store, fleet);
+        if let Some(r) = unchanged(
+            paths,
+            config,
+            fleet,
+            Some(&idle.published),
+            idle.events,
+            &mut latest,
+        )? {
+            return Ok(r);
+        }
+    }
     let mut loaded = checkpoint::load(paths, store, fleet, progress)?;
     let mut latest = Latest::new(store, fleet);
-    let (mut report, built) = match unchanged(paths, config, fleet, &loaded, &mut latest)? {
+    let published = loaded
+        .checkpoint
+        .published
+        .as_ref()
+        .filter(|_| loaded.fresh == 0);
+    let events = loaded.checkpoint.fold.events();
+    let (mut report, built) = match unchanged(paths, config, fleet, published, events, &mut latest)?
+    {
         Some(r) => (r, false),
         None => publish::publish(
             paths,
@@ -188,22 +209,19 @@ impl<'a> Latest<'a> {
     }
 }
 
-/// The report of an idle run, without folding: no event is new since the checkpoint,
-/// which records the snapshot its events folded into under this memory mode, and the
-/// latest manifest still names that snapshot. `None`: fold and publish.
+/// The report of an idle run, without folding: no event is new since the state of
+/// `events` events that `published` records the snapshot of (`None`: new events, or
+/// nothing published), under this memory mode, and the latest manifest still names that
+/// snapshot. `None`: fold and publish.
 fn unchanged(
     paths: &Paths,
     config: &Config,
     fleet: &str,
-    loaded: &Loaded,
+    published: Option<&Published>,
+    events: usize,
     latest: &mut Latest,
 ) -> Result<Option<MaintReport>> {
-    let cp = &loaded.checkpoint;
-    let Some(p) = cp
-        .published
-        .as_ref()
-        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode.as_str())
-    else {
+    let Some(p) = published.filter(|p| p.mode == config.memory_mode.as_str()) else {
         return Ok(None);
     };
     if p.state_digest.len() != 64 {
@@ -221,7 +239,7 @@ fn unchanged(
     super::trace::mark("unchanged: latest manifest");
     Ok(Some(MaintReport {
         fleet: fleet.into(),
-        events: cp.fold.events(),
+        events,
         claims: p.claims,
         promoted: p.promoted,
         contested: p.contested,
