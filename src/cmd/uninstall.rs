@@ -41,18 +41,22 @@ pub struct UninstallArgs {
 
 pub fn run(a: &UninstallArgs, g: &GlobalArgs) -> Result<()> {
     let (inst, opts) = setup(g, a.project, true)?;
-    let installed: Vec<Runtime> = install::list(&inst, &opts)
-        .into_iter()
-        .filter(|r| r.files.iter().any(|f| f.mcp == Some(true) || f.hooks > 0))
-        .map(|r| r.runtime)
-        .collect();
+    // Where ctxlake is installed, read only when no runtime is named: it parses every
+    // runtime's config (twice for a 5 MB `~/.claude.json`), which the plan does again.
+    let installed = || -> Vec<Runtime> {
+        install::list(&inst, &opts)
+            .into_iter()
+            .filter(|r| r.files.iter().any(|f| f.mcp == Some(true) || f.hooks > 0))
+            .map(|r| r.runtime)
+            .collect()
+    };
     let rts = if !a.runtimes.is_empty() {
         // Uninstalling needs no detection: the runtime may be gone, its config not.
         pick(&inst, &a.runtimes, false, false, true, "uninstall")?
     } else if a.all || a.yes {
-        installed
+        installed()
     } else {
-        prompt(&installed, "uninstall")?
+        prompt(&installed(), "uninstall")?
     };
     let plans = inst.plan_uninstall(&rts, &opts)?;
     if a.dry_run {

@@ -9,6 +9,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::edit::{NAME, all_ours, any_ours};
+use super::jsonc::ParseError;
+use super::lazy::Members;
 use super::runtimes::{Format, Runtime, Target};
 use super::validate;
 use crate::error::{Error, Kind, Result};
@@ -51,16 +53,56 @@ pub(crate) enum Direction {
     Uninstall,
 }
 
+/// A document as the guard reads it: whole, or (a strict JSON object) by top-level
+/// member, each kept as its checked text until the comparison needs its value.
+pub(crate) enum Parsed {
+    Whole(Value),
+    Members(Members),
+}
+
+impl Parsed {
+    /// `text` read by the format's real parser; a syntax error is the full parser's.
+    pub(crate) fn parse(format: Format, text: &str) -> std::result::Result<Parsed, ParseError> {
+        if format == Format::Json
+            && let Ok(Some(m)) = Members::parse(text)
+        {
+            return Ok(Parsed::Members(m));
+        }
+        validate::parse(format, text).map(Parsed::Whole)
+    }
+
+    /// The top-level member `key`, as a value.
+    pub(crate) fn top(&self, key: &str) -> Option<Value> {
+        match self {
+            Parsed::Whole(v) => v.get(key).cloned(),
+            Parsed::Members(m) => m.value(key),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Parsed::Whole(v) => v,
+            Parsed::Members(m) => m.into_value(),
+        }
+    }
+}
+
+impl From<Value> for Parsed {
+    fn from(v: Value) -> Parsed {
+        Parsed::Whole(v)
+    }
+}
+
 /// Check the edit of `path` from `old` (already parsed) to `after`; `Err` writes nothing.
 pub(crate) fn verify(
     path: &Path,
     t: &Target,
-    old: Value,
+    old: impl Into<Parsed>,
     after: &str,
     dir: Direction,
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<()> {
-    let new = validate::parse(t.format, after).map_err(|e| {
+    let new = Parsed::parse(t.format, after).map_err(|e| {
         editor_bug(
             path,
             format!(
@@ -72,7 +114,24 @@ pub(crate) fn verify(
             ),
         )
     })?;
+    let (old, new) = comparable(t, old.into(), new);
     check(t, old, new, dir, ours).map_err(|d| editor_bug(path, d.to_string()))
+}
+
+/// The two documents as values `check` compares. Two strict JSON objects keep only the
+/// members whose text differs, plus those that hold our entries or their scaffolding
+/// (`check` reads and strips these): a member of equal text has an equal value in both,
+/// so it can neither hold nor hide a difference.
+fn comparable(t: &Target, old: Parsed, new: Parsed) -> (Value, Value) {
+    match (old, new) {
+        (Parsed::Members(a), Parsed::Members(b)) => {
+            let mcp = t.mcp.as_ref().and_then(|(p, _)| p.first().copied());
+            let keep =
+                |k: &str| k == "hooks" || k == "version" || Some(k) == mcp || a.raw(k) != b.raw(k);
+            (a.subset(&keep), b.subset(&keep))
+        }
+        (a, b) => (a.into_value(), b.into_value()),
+    }
 }
 
 fn editor_bug(path: &Path, what: String) -> Error {

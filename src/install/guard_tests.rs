@@ -155,3 +155,47 @@ fn created_containers_and_cursor_version_may_come_and_go_empty() {
         .to_string();
     assert!(e.contains("`version`"), "{e}");
 }
+
+/// A strict JSON object is compared member by member as text, and by value where the text
+/// differs: a change deep in a member no edit of ours touches is still found (and named),
+/// a member re-spaced but equal in value is not a change, and a repeated key counts by
+/// its last value, as the full parse reads it.
+#[test]
+fn large_json_members_compare_by_text_then_value() {
+    let mut t = hermes();
+    t.format = Format::Json;
+    t.mcp = Some((vec!["mcpServers"], json!({"command": "/bin/ctxlake"})));
+    t.hooks.clear();
+    let old = r#"{"projects": {"/a": {"n": 1, "h": ["x"]}}, "mcpServers": {}, "n": 1, "n": 2}"#;
+    let entry = r#""mcpServers": {"ctxlake": {"command": "/bin/ctxlake"}}"#;
+    let good = old.replace(r#""mcpServers": {}"#, entry);
+    let parsed = || Parsed::parse(Format::Json, old).unwrap();
+    assert!(matches!(parsed(), Parsed::Members(_)));
+    let path = std::path::Path::new("/x/.claude.json");
+    let run = |after: &str| verify(path, &t, parsed(), after, Direction::Install, &ours);
+    run(&good).unwrap();
+    run(&good.replace(
+        r#"{"n": 1, "h": ["x"]}"#,
+        "{ \"n\" : 1 ,\n \"h\": [ \"x\" ] }",
+    ))
+    .unwrap();
+    let e = run(&good.replace(r#"["x"]"#, r#"["y"]"#)).unwrap_err();
+    assert!(e.message.contains("`projects./a.h[0]`"), "{e}");
+    let e = run(&good.replace(r#""n": 2"#, r#""n": 3"#)).unwrap_err();
+    assert!(e.message.contains("`n`"), "{e}");
+    run(&good.replace(r#""n": 1, "n": 2"#, r#""n": 2"#)).unwrap();
+    let e = run(&good.replace(r#", "n": 1, "n": 2"#, "")).unwrap_err();
+    assert!(e.message.contains("`n`"), "{e}");
+    // Not an object at the top: the whole value is compared.
+    assert!(matches!(
+        Parsed::parse(Format::Json, "[1]").unwrap(),
+        Parsed::Whole(_)
+    ));
+    let bad = "{\"a\": 1e}";
+    let e = Parsed::parse(Format::Json, bad).err().unwrap();
+    let full = validate::parse(Format::Json, bad).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.message),
+        (full.line, full.column, full.message)
+    );
+}

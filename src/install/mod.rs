@@ -6,6 +6,7 @@ mod edit;
 pub mod env;
 mod guard;
 pub mod jsonc;
+mod lazy;
 pub(crate) mod plan;
 #[cfg(test)]
 mod props;

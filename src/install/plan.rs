@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::edit::{self, Created, Problem};
-use super::guard::{self, Direction};
+use super::guard::{self, Direction, Parsed};
 use super::jsonc::ParseError;
 use super::runtimes::{EntryOpts, Format, Runtime, Target, is_ours, targets};
 use super::state::{Store, sha256};
@@ -24,7 +24,7 @@ pub fn install(env: &Env, rts: &[Runtime], o: &EntryOpts) -> Result<Vec<FilePlan
             let target = resolve(&t.path)?;
             let before = read(&target)?;
             let text = before.as_deref().unwrap_or(edit::empty(t.format));
-            let old = validate::parse(t.format, text)
+            let old = Parsed::parse(t.format, text)
                 .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
             let (after, created) =
                 edit::install(&t, text, &ours).map_err(|p| refuse(&target, &t, p))?;
@@ -69,7 +69,7 @@ pub fn uninstall(
             let (action, after) = match before.as_deref() {
                 None => (Action::Absent, None),
                 Some(text) => {
-                    let old = validate::parse(t.format, text)
+                    let old = Parsed::parse(t.format, text)
                         .map_err(|e| refuse(&target, &t, Problem::Syntax(e)))?;
                     let (action, after) = undo(store, &t, &target, text, &ours)?;
                     // A deleted file is checked as the empty document it leaves behind.
@@ -97,18 +97,24 @@ pub fn uninstall(
 /// of ours, as `edit::status` would say, read from the parse the guard already made instead
 /// of parsing the whole text once more (a 5 MB `~/.claude.json` was parsed three times by
 /// two parsers for one install). `None` for the formats whose status reads the text itself.
-fn holds_none_of_ours(t: &Target, old: &Value, ours: &dyn Fn(&str) -> bool) -> Option<bool> {
+fn holds_none_of_ours(t: &Target, old: &Parsed, ours: &dyn Fn(&str) -> bool) -> Option<bool> {
     if !matches!(t.format, Format::Json | Format::Jsonc) {
         return None;
     }
     let mcp = t.mcp.as_ref().is_some_and(|(path, _)| {
-        path.iter()
-            .try_fold(old, |v, k| v.get(k))
-            .and_then(|m| m.get(edit::NAME))
-            .is_some()
+        let Some((first, rest)) = path.split_first() else {
+            return old.top(edit::NAME).is_some();
+        };
+        old.top(first).is_some_and(|top| {
+            rest.iter()
+                .try_fold(&top, |v, k| v.get(k))
+                .and_then(|m| m.get(edit::NAME))
+                .is_some()
+        })
     });
-    let hooks = old
-        .get("hooks")
+    let hooks = old.top("hooks");
+    let hooks = hooks
+        .as_ref()
         .and_then(Value::as_object)
         .into_iter()
         .flat_map(|m| m.values())
