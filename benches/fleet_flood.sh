@@ -27,12 +27,12 @@ s3() {
 requests() { python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["requests"], v.get("unserved_fleets", {}).get("count", "-"))'; }
 
 # Host a writes in its fleet; host b serves the same fleet and only reads.
-s3 a fleet claim src --reason bench -q
+s3 a fleet claim src --reason bench -q >/dev/null
 s3 a sync -q >/dev/null
 s3 b sync -q >/dev/null
 echo "markers  pass      requests  unserved"
 echo "0        idle      $(s3 b sync --json | requests)"
-s3 a fleet claim lib --reason bench -q
+s3 a fleet claim lib --reason bench -q >/dev/null
 s3 a sync -q >/dev/null
 echo "0        news      $(s3 b sync --json | requests)"
 
@@ -42,10 +42,10 @@ for i in $(seq -w 1 "$N"); do : > "$T/markers/fleets/fake$i"; done
 env AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1 \
   AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_ALLOW_HTTP=true AWS_EC2_METADATA_DISABLED=true \
   CTXLAKE_HOME="$T/copier" "$B" lake copy "file://$T/markers" s3://flood/lake -q >/dev/null
-s3 a fleet claim docs --reason bench -q
+s3 a fleet claim docs --reason bench -q >/dev/null
 s3 a sync -q >/dev/null
 echo "$N      first     $(s3 b sync --json | requests)"
 echo "$N      idle      $(s3 b sync --json | requests)"
-s3 a fleet claim tests --reason bench -q
+s3 a fleet claim tests --reason bench -q >/dev/null
 s3 a sync -q >/dev/null
 echo "$N      news      $(s3 b sync --json | requests)"

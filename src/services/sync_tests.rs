@@ -263,3 +263,22 @@ fn a_flood_of_fleet_markers_costs_no_request_and_no_fold() {
     let sent = store.take();
     assert!(sent.iter().all(|l| !l.contains("fake")), "{sent:#?}");
 }
+
+/// A fleet this host's agents wrote to (here only a handoff: no roster) is served from
+/// then on, though no configuration names it.
+#[test]
+fn a_fleet_this_hosts_agents_wrote_to_is_served() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let host = ctx(&d.path().join("h"), "a");
+    let note = json!({"summary": "done", "status": "done"});
+    queue_in(&host, "side", false, &[("fleet_handoff", note)]);
+    pass(&host, &store);
+    store
+        .create(&crate::lake::keys::fleet_marker("other"), b"")
+        .unwrap();
+    let out = once(&host, &store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    let mirrored: Vec<&str> = out.fleets.iter().map(|f| f.fleet.as_str()).collect();
+    assert_eq!(mirrored, ["f", "side"]);
+    assert_eq!(out.unserved_fleets.sample, ["other"]);
+}
