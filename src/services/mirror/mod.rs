@@ -46,9 +46,8 @@ pub struct MirrorReport {
     pub skipped: Skipped,
 }
 
-/// Which fleets a pass mirrors: the fleets this host serves (`services::serving`) that
-/// the lake has a marker for, and those it serves before they have one (their cache
-/// files must exist). A fleet only the lake knows is not mirrored.
+/// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
+/// in the lake or not yet (their cache files must exist); a fleet only the lake knows, no.
 #[derive(Debug, PartialEq)]
 pub struct Plan {
     pub fleets: Vec<String>,
@@ -60,16 +59,11 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn new(
-        paths: &Paths,
-        store: &dyn Store,
-        in_lake: &[String],
-        serves: &BTreeSet<String>,
-    ) -> Plan {
+    pub fn new(paths: &Paths, store: &dyn Store, lake: &[String], ours: &BTreeSet<String>) -> Plan {
         let mut fleets = Vec::new();
         let mut empty = Vec::new();
-        for f in serves {
-            if !in_lake.contains(f) && state::read(paths, f, &store.url()).is_none() {
+        for f in ours {
+            if !lake.contains(f) && state::read(paths, f, &store.url()).is_none() {
                 empty.push(f.clone());
             }
             fleets.push(f.clone());

@@ -210,6 +210,9 @@ mod tests {
             )
             .unwrap();
         }
+        // This host's agents used both, so it serves (and lists) them.
+        let used = std::collections::BTreeSet::from(["a".to_string(), "b".to_string()]);
+        crate::fleet::used::record(&paths, &used).unwrap();
         let mut ctx = Ctx::fallback(paths);
         let names =
             |ctx: &Ctx| -> Vec<String> { fleets(ctx).into_iter().map(|r| r.fleet).collect() };
