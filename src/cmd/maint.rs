@@ -18,8 +18,7 @@ use crate::tools::Ctx;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct MaintArgs {
-    /// Only this fleet (default: every fleet in the lake this host serves: the configured
-    /// one, those its agents wrote to, its HTTP tokens' and its MCP server's).
+    /// Only this fleet (default: every fleet in the lake this host serves, as `sync` mirrors)
     #[arg(long = "only", value_name = "FLEET")]
     pub only: Option<String>,
 }
