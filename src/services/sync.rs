@@ -100,7 +100,7 @@ pub fn once(
     })?;
     let requests = store.requests() - sent_before;
     let skipped = skipped(store.skipped().since(skips_before), &fleets);
-    health::sync_finished(&ctx.paths, store, requests, &skipped);
+    health::sync_finished(&ctx.paths, store, requests, &skipped)?;
     Ok(SyncOutput {
         store: store.url(),
         drained,
