@@ -17,7 +17,8 @@ pub struct Manifest {
     pub sha256: String,
     pub writer: String,
     pub built_at: String,
-    pub mode: String,
+    /// `on` or `shadow`: a manifest naming any other mode is malformed, read as none.
+    pub mode: crate::config::MemoryMode,
     pub claims: usize,
 }
 
