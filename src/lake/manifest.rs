@@ -79,6 +79,22 @@ mod tests {
             .collect()
     }
 
+    /// The mode is a memory mode: read and written with the spelling it had as a string,
+    /// and a manifest naming no memory mode does not parse (a reader takes it for none).
+    #[test]
+    fn a_manifest_names_a_memory_mode() {
+        use crate::config::MemoryMode;
+        let m = |mode: &str| {
+            serde_json::from_str::<Manifest>(&format!(
+                r#"{{"seq":1,"snapshot_id":"s","key":"k","sha256":"x","writer":"w","built_at":"t","mode":"{mode}","claims":0}}"#
+            ))
+        };
+        assert_eq!(m("shadow").unwrap().mode, MemoryMode::Shadow);
+        assert!(m("loud").is_err());
+        let on = serde_json::to_value(m("on").unwrap()).unwrap();
+        assert_eq!(on["mode"], "on");
+    }
+
     /// A number far past what was held and listed (a forged `u64::MAX`) is ignored and
     /// counted; the newest plausible one wins.
     #[test]
