@@ -162,7 +162,7 @@ fn observed(
     report.bad_lines = loaded.bad_lines;
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
         state_digest: d.clone(),
-        mode: config.memory_mode.as_str().into(),
+        mode: config.memory_mode,
         claims: report.claims,
         promoted: report.promoted,
         contested: report.contested,
@@ -228,7 +228,7 @@ fn unchanged(
     events: usize,
     latest: &mut Latest,
 ) -> Result<Option<MaintReport>> {
-    let Some(p) = published.filter(|p| p.mode == config.memory_mode.as_str()) else {
+    let Some(p) = published.filter(|p| p.mode == config.memory_mode) else {
         return Ok(None);
     };
     if p.state_digest.len() != 64 {
