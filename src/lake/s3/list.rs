@@ -1,20 +1,43 @@
 //! Listing a prefix of the lake. Every name the store lists is checked here as a key
 //! (`keys::validate`): one no key may have is left out and counted (`Skip::BadKey`),
 //! never allowed to fail the listing (issue 23: one object must not stop every host's
-//! sync). S3 is listed by `listing`, which hands over every name; Azure by object_store.
+//! sync). S3 is listed by `listing` and Azure by `azlist`, which hand over every name;
+//! object_store lists only an S3 Express bucket (its session credentials stay inside it).
 
 use futures_util::TryStreamExt;
 use object_store::ObjectStore;
 use object_store::path::Path as OsPath;
 
 use super::S3Store;
-use super::listing::{Entry, Failure, Lister, MAX_PAGES};
+use super::listing::{Entry, Failure, MAX_PAGES, Page};
+use super::{azlist, listing};
 use crate::error::{Error, Result};
 use crate::lake::keys;
 use crate::lake::store::{Object, Skip};
 
 /// Sends of one listing page before giving up.
 const ATTEMPTS: u32 = 4;
+
+/// The listing ctxlake sends itself, per provider.
+#[derive(Debug)]
+pub(super) enum Lister {
+    S3(listing::Lister),
+    Azure(azlist::Lister),
+}
+
+impl Lister {
+    async fn page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<Page, Failure> {
+        match self {
+            Lister::S3(l) => l.page(prefix, after, token).await,
+            Lister::Azure(l) => l.page(prefix, after, token).await,
+        }
+    }
+}
 
 impl S3Store {
     /// List `prefix`, from after the key `after` when given (S3 `start-after`).
@@ -94,7 +117,7 @@ impl S3Store {
         full: &str,
         after: Option<&str>,
         token: Option<&str>,
-    ) -> Result<super::listing::Page> {
+    ) -> Result<Page> {
         let mut attempt = 0;
         loop {
             self.count();

@@ -21,7 +21,7 @@ use serde::Deserialize;
 /// S3's own limit on a key; a longer name is no key of ours.
 pub(super) const MAX_KEY_BYTES: usize = 1024;
 /// Entries asked for per page (S3's maximum); an answer with more is refused.
-const PAGE_KEYS: usize = 1000;
+pub(super) const PAGE_KEYS: usize = 1000;
 /// An answer's body at most: a full page of the longest keys, URL-encoded, fits.
 const MAX_PAGE_BYTES: usize = 8 << 20;
 /// Pages one listing may take (10 million keys): a store that never stops paging
@@ -29,7 +29,7 @@ const MAX_PAGE_BYTES: usize = 8 << 20;
 pub(super) const MAX_PAGES: usize = 10_000;
 
 /// Unreserved characters stay; everything else is escaped (SigV4's encoding).
-const QUERY: &AsciiSet = &NON_ALPHANUMERIC
+pub(super) const QUERY: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')
@@ -188,7 +188,9 @@ impl Lister {
 }
 
 /// The answer's body, refused past `MAX_PAGE_BYTES` without reading the rest.
-async fn read_capped(body: object_store::client::HttpResponseBody) -> Result<Vec<u8>, Failure> {
+pub(super) async fn read_capped(
+    body: object_store::client::HttpResponseBody,
+) -> Result<Vec<u8>, Failure> {
     use futures_util::StreamExt;
     let mut out = Vec::new();
     let mut chunks = body.bytes_stream();
@@ -267,7 +269,7 @@ pub(super) fn parse(body: &[u8]) -> Result<Page, Failure> {
 }
 
 /// `encoding-type=url` names: form-encoded (`+` is a space), then percent-decoded.
-fn decode(name: &str) -> Option<String> {
+pub(super) fn decode(name: &str) -> Option<String> {
     let plus = name.replace('+', " ");
     percent_decode_str(&plus)
         .decode_utf8()

@@ -5,6 +5,7 @@
 //! Credentials come only from the provider's standard chain (for S3: environment,
 //! container and instance roles); nothing here ever prints or stores them.
 
+mod azlist;
 mod clock;
 mod list;
 mod listing;
@@ -32,8 +33,8 @@ const IN_FLIGHT: usize = 32;
 pub(crate) struct S3Store {
     rt: tokio::runtime::Runtime,
     os: Arc<dyn ObjectStore>,
-    /// S3's listing, read leniently (`listing`); `None`: object_store lists.
-    lister: Option<listing::Lister>,
+    /// The listing, read leniently (`listing`, `azlist`); `None`: object_store lists.
+    lister: Option<list::Lister>,
     /// `s3://bucket/prefix` as configured (never with credentials: the chain holds those).
     url: String,
     provider: location::Provider,
