@@ -180,3 +180,102 @@ impl S3Store {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+
+    use super::*;
+    use crate::config::S3Options;
+    use crate::lake::s3::Access;
+    use crate::lake::store::Store;
+
+    /// A loopback "S3" answering each request with the next of `answers` (the last one
+    /// again once they run out): `(status, body)`.
+    fn serve(answers: Vec<(u16, String)>) -> u16 {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for (n, conn) in l.incoming().enumerate() {
+                let Ok(mut c) = conn else { return };
+                let mut r = BufReader::new(c.try_clone().unwrap());
+                let mut line = String::new();
+                while r.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let (status, body) = &answers[n.min(answers.len() - 1)];
+                let _ = write!(
+                    c,
+                    "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        port
+    }
+
+    fn page(keys: &[&str], token: Option<&str>) -> String {
+        let contents: String = keys
+            .iter()
+            .map(|k| format!("<Contents><Key>{k}</Key><LastModified>2026-12-01T18:01:00.000Z</LastModified><Size>2</Size></Contents>"))
+            .collect();
+        let more = token.map_or("<IsTruncated>false</IsTruncated>".into(), |t| {
+            format!(
+                "<IsTruncated>true</IsTruncated><NextContinuationToken>{t}</NextContinuationToken>"
+            )
+        });
+        format!(
+            "<ListBucketResult>{more}{contents}<EncodingType>url</EncodingType></ListBucketResult>"
+        )
+    }
+
+    fn store(port: u16) -> S3Store {
+        let env: Vec<(String, String)> = [
+            ("AWS_ACCESS_KEY_ID", "test"),
+            ("AWS_SECRET_ACCESS_KEY", "test"),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_ENDPOINT_URL", &format!("http://127.0.0.1:{port}")),
+            ("AWS_ALLOW_HTTP", "true"),
+            ("AWS_EC2_METADATA_DISABLED", "true"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let s3 = S3Options::default();
+        S3Store::open("s3://lake/team", Access { s3: &s3, env: &env }).unwrap()
+    }
+
+    #[test]
+    fn a_transient_failure_is_sent_again_and_pages_are_followed() {
+        let port = serve(vec![
+            (503, "<Error><Code>SlowDown</Code></Error>".into()),
+            (
+                200,
+                page(&["team/fleets/a", "team/fleets/%2E%2E"], Some("t1")),
+            ),
+            (200, page(&["team/fleets/b"], None)),
+        ]);
+        let s = store(port);
+        let keys: Vec<String> = s
+            .list("fleets/")
+            .unwrap()
+            .into_iter()
+            .map(|o| o.key)
+            .collect();
+        assert_eq!(keys, ["fleets/a", "fleets/b"]);
+        assert_eq!(s.skipped().bad_keys, 1);
+        assert_eq!(s.requests(), 3, "one resend, two pages");
+    }
+
+    #[test]
+    fn a_store_repeating_its_continuation_token_fails_the_listing() {
+        let port = serve(vec![(200, page(&["team/fleets/a"], Some("same")))]);
+        let e = store(port).list("fleets/").unwrap_err();
+        assert!(
+            e.message.contains("repeated its continuation token"),
+            "{}",
+            e.message
+        );
+    }
+}
