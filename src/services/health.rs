@@ -1,12 +1,14 @@
 //! What the last `sync`/`maint` learnt about the store, kept in `state/store.json` for
 //! `ctxlake status`: which store, whether its capability probe passed (and why not), and
-//! how many requests the last sync sent and what lake content it skipped. Best effort: losing it loses nothing else.
+//! how many requests the last sync sent, what lake content it skipped and which of the
+//! lake's fleets it does not serve. Best effort: losing it loses nothing else.
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 use crate::lake::store::Store;
 use crate::paths::Paths;
+use crate::services::serving::Unserved;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct StoreHealth {
@@ -18,6 +20,9 @@ pub struct StoreHealth {
     /// What the last sync skipped as hostile or unusable lake content (absent: nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_sync_skipped: Option<Skipped>,
+    /// Fleets in the lake the last sync did not serve (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unserved_fleets: Option<Unserved>,
 }
 
 /// Lake objects a sync pass would not use, in total over its fleets: each means some
@@ -84,13 +89,21 @@ pub fn probe(paths: &Paths, store: &dyn Store) -> Result<()> {
     r
 }
 
-/// Remember how many requests a finished sync sent, and what it skipped.
-pub fn sync_finished(paths: &Paths, store: &dyn Store, requests: u64, skipped: &Skipped) {
+/// Remember how many requests a finished sync sent, what it skipped and which fleets it
+/// did not serve.
+pub fn sync_finished(
+    paths: &Paths,
+    store: &dyn Store,
+    requests: u64,
+    skipped: &Skipped,
+    unserved: &Unserved,
+) {
     let mut h = read(paths)
         .filter(|h| h.store == store.url())
         .unwrap_or_default();
     h.store = store.url();
     h.last_sync_requests = Some(requests);
     h.last_sync_skipped = (!skipped.is_empty()).then(|| skipped.clone());
+    h.unserved_fleets = (!unserved.is_empty()).then(|| unserved.clone());
     write(paths, &h);
 }
