@@ -107,7 +107,7 @@ pub fn once(
     })?;
     let requests = store.requests() - sent_before;
     let skipped = skipped(store.skipped().since(skips_before), &fleets);
-    health::sync_finished(&ctx.paths, store, requests, &skipped, &unserved_fleets);
+    health::sync_finished(&ctx.paths, store, requests, &skipped, &unserved_fleets)?;
     Ok(SyncOutput {
         store: store.url(),
         drained,

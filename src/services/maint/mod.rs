@@ -141,7 +141,7 @@ fn observed(
     report.bad_lines = loaded.bad_lines;
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
         state_digest: d.clone(),
-        mode: config.memory_mode.as_str().into(),
+        mode: config.memory_mode,
         claims: report.claims,
         promoted: report.promoted,
         contested: report.contested,
@@ -209,7 +209,7 @@ fn unchanged(
     let Some(p) = cp
         .published
         .as_ref()
-        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode.as_str())
+        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode)
     else {
         return Ok(None);
     };
