@@ -284,3 +284,30 @@ fn the_checker_sees_upward_imports_and_ignores_test_code() {
     assert_eq!(rank("services"), rank("tools"));
     assert!(rank("lake") < rank("fleet"));
 }
+
+/// A file a newcomer can read in one sitting: issue 24's "about 350 lines". Tables of rules
+/// and cases are long by nature and exempt; anything else that grows splits into a folder.
+const MAX_LINES: usize = 360;
+const TABLES: &[&str] = &[
+    "redact/rules.rs",
+    "redact/tests/cases.rs",
+    "redact/tests/noseyparker.rs",
+];
+
+#[test]
+fn no_source_file_outgrows_one_sitting() {
+    let mut files = Vec::new();
+    rs_files(&src(), &mut files);
+    let long: BTreeMap<String, usize> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(src()).unwrap().display().to_string();
+            (rel, std::fs::read_to_string(f).unwrap().lines().count())
+        })
+        .filter(|(rel, n)| *n > MAX_LINES && !TABLES.contains(&rel.as_str()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines (split them into a folder of files named for what they do): {long:#?}"
+    );
+}

@@ -41,14 +41,21 @@ pub fn portable_input(schema: &mut Value) {
 }
 
 /// Output: a `null` really is sent, so `[T, "null"]` becomes `anyOf: [{T…}, {null}]`, with
-/// the type-specific keywords moved into the `T` branch. An output schema is for validating
-/// `structuredContent`, so what asserts nothing goes: descriptions, titles, defaults and
-/// examples (the meaning of a result is the tool description's job, said once there).
+/// the type-specific keywords moved into the `T` branch (the Inspector's `--strict` flags a
+/// type array as unportable). A value left out when absent is published as its type alone
+/// (`#[schemars(with = …)]` beside `skip_serializing_if`), which costs a model a third as
+/// much. An output schema is for validating `structuredContent`, so what asserts nothing
+/// goes: descriptions, titles, defaults, examples (the meaning of a result is the tool
+/// description's job, said once there), and the `minimum: 0` schemars puts on unsigned Rust
+/// integers, which no serializer can break.
 pub fn portable_output(schema: &mut Value) {
     walk(schema, &|node| {
         drop_rust_format(node);
         for k in ANNOTATIONS {
             node.remove(*k);
+        }
+        if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
+            node.remove("minimum");
         }
         let Some(t) = non_null_type(node) else {
             return;
@@ -62,6 +69,15 @@ pub fn portable_output(schema: &mut Value) {
             json!([Value::Object(branch), {"type": "null"}]),
         );
     });
+}
+
+/// `type` is `integer`, alone or with `null`.
+fn is_integer(node: &Map<String, Value>) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.contains(&json!("integer")),
+        _ => false,
+    }
 }
 
 fn drop_rust_format(node: &mut Map<String, Value>) {

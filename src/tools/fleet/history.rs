@@ -49,7 +49,8 @@ pub struct HistoryOutput {
     pub handoffs: Vec<HandoffNote>,
     /// More rows matched than were returned.
     pub truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub note: Option<String>,
 }
 

@@ -43,7 +43,8 @@ pub struct StatusOutput {
     pub contended: usize,
     pub truncated: bool,
     pub advisory: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub note: Option<String>,
     /// Open mode (no pin) and no `fleet` asked for: every fleet this host knows. Absent,
     /// never null; its rows (`fleet list`'s) are objects whose fields the output schema does

@@ -58,7 +58,8 @@ pub struct SearchOutput {
     pub heading: String,
     pub results: Vec<Hit>,
     pub truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub note: Option<String>,
 }
 

@@ -43,7 +43,8 @@ pub struct TimelineOutput {
     pub enabled: bool,
     pub entries: Vec<Entry>,
     pub truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub note: Option<String>,
 }
 

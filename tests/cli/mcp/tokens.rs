@@ -12,8 +12,9 @@ use crate::common::Env;
 /// the rest, and a reference cannot reach across tools (each schema is its own document).
 /// Issue 22's search and timeline fields (age, replacement and supersede links, published
 /// as their type alone since they are left out when absent) cost about 210 of it: 2,955 →
-/// 3,164 at 2026-07-28 when they were merged.
-const WHOLE: usize = 3_200;
+/// 3,164 at 2026-07-28 when they were merged. No `minimum: 0`, and each `note` as its type
+/// alone, then took it to 3,107.
+const WHOLE: usize = 3_110;
 const MODEL_VISIBLE: usize = 1_200;
 const INSTRUCTIONS: usize = 120;
 
