@@ -529,7 +529,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxlake' -ScriptBlock {
             break
         }
         'ctxlake;maint' {
-            [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Only this fleet (default: every fleet in the lake)')
+            [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Only this fleet (default: every fleet in the lake this host serves, as `sync` mirrors)')
             [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Fleet to act in')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'This agent''s id (default: user@host)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)')

@@ -471,7 +471,7 @@ set edit:completion:arg-completer[ctxlake] = {|@words|
             cand --version 'Print version'
         }
         &'ctxlake;maint'= {
-            cand --only 'Only this fleet (default: every fleet in the lake)'
+            cand --only 'Only this fleet (default: every fleet in the lake this host serves, as `sync` mirrors)'
             cand --fleet 'Fleet to act in'
             cand --agent 'This agent''s id (default: user@host)'
             cand --json 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool''s structuredContent)'

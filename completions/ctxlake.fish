@@ -287,7 +287,7 @@ complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -l json -d 'Print 
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s q -l quiet -d 'Print no notes on stderr'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand sync" -s V -l version -d 'Print version'
-complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l only -d 'Only this fleet (default: every fleet in the lake)' -r
+complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l only -d 'Only this fleet (default: every fleet in the lake this host serves, as `sync` mirrors)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l fleet -d 'Fleet to act in' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l agent -d 'This agent\'s id (default: user@host)' -r
 complete -c ctxlake -n "__fish_ctxlake_using_subcommand maint" -l json -d 'Print the result as JSON (for a command that is also an MCP tool, exactly that tool\'s structuredContent)'

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::clean::Scrub;
 use crate::paths::Paths;
+use crate::vocab::SessionOutcome;
 
 pub const ROSTER: &str = "roster.json";
 pub const HISTORY: &str = "history.json";
@@ -81,7 +82,10 @@ pub struct SessionDigest {
     #[schemars(with = "String")]
     pub branch: Option<String>,
     /// `clean`, `error`, `abandoned`, or `running`.
-    pub outcome: String,
+    // The published schema stays the plain string it was before this was an enum: the
+    // tool list's token budget and golden snapshots hold it.
+    #[schemars(with = "String")]
+    pub outcome: SessionOutcome,
     /// Replayed from the runtime's transcript by `ctxlake import`, not captured live.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub imported: bool,

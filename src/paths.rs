@@ -237,11 +237,18 @@ impl Paths {
     pub fn install_state(&self) -> PathBuf {
         self.state().join("install")
     }
+    /// `state/roster/`: this host's own rosters, one per fleet it wrote presence in.
+    pub fn roster_dir(&self) -> PathBuf {
+        self.state().join("roster")
+    }
     /// `state/roster/<fleet>.own.json`: this host's own roster entries, kept between hooks.
     pub fn roster_own(&self, fleet: &str) -> PathBuf {
-        self.state()
-            .join("roster")
-            .join(format!("{fleet}.own.json"))
+        self.roster_dir().join(format!("{fleet}.own.json"))
+    }
+    /// `state/fleets-used.json`: every fleet this host's agents wrote to, so `sync` and
+    /// `maint` keep serving it (see `fleet::used`).
+    pub fn fleets_used(&self) -> PathBuf {
+        self.state().join("fleets-used.json")
     }
     /// `state/vectors-<fleet>.sqlite`: embeddings computed for a fleet's claims, reused.
     pub fn vectors_cache(&self, fleet: &str) -> PathBuf {

@@ -39,6 +39,8 @@ mod install;
 mod lake;
 #[path = "cli/layers.rs"]
 mod layers;
+#[path = "cli/linked_dirs.rs"]
+mod linked_dirs;
 #[path = "cli/locks.rs"]
 mod locks;
 #[path = "cli/mcp.rs"]

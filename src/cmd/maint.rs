@@ -18,7 +18,7 @@ use crate::tools::Ctx;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct MaintArgs {
-    /// Only this fleet (default: every fleet in the lake).
+    /// Only this fleet (default: every fleet in the lake this host serves, as `sync` mirrors)
     #[arg(long = "only", value_name = "FLEET")]
     pub only: Option<String>,
 }

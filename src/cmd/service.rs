@@ -82,10 +82,17 @@ impl Unit {
 
 #[derive(Debug, Serialize)]
 pub struct ServiceOutput {
-    pub action: String,
+    pub action: ServiceAction,
     pub file: String,
     pub changed: bool,
     pub activated: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceAction {
+    Install,
+    Uninstall,
 }
 
 fn home() -> Result<PathBuf> {
@@ -172,7 +179,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
                 std::fs::remove_file(&file).map_err(|e| Error::io("cannot remove", &file, e))?;
             }
             ServiceOutput {
-                action: "uninstall".into(),
+                action: ServiceAction::Uninstall,
                 file: file.display().to_string(),
                 changed: exists,
                 activated,
@@ -181,7 +188,7 @@ pub fn run(cmd: ServiceCmd, g: &GlobalArgs) -> Result<()> {
     };
     printed(g.output().emit(&out, |o| {
         let what = if o.changed { "wrote" } else { "unchanged" };
-        let what = if o.action == "uninstall" {
+        let what = if o.action == ServiceAction::Uninstall {
             if o.changed {
                 "removed"
             } else {
@@ -227,7 +234,7 @@ fn install(a: &ServiceArgs, unit: &Unit, file: PathBuf, g: &GlobalArgs) -> Resul
     }
     let activated = (!a.no_start).then(|| activate(true, unit, &file, g));
     Ok(ServiceOutput {
-        action: "install".into(),
+        action: ServiceAction::Install,
         file: file.display().to_string(),
         changed,
         activated,

@@ -179,5 +179,18 @@ pub(crate) fn render(o: &SyncOutput) -> String {
             f.snapshot_id.as_deref().unwrap_or("none")
         ));
     }
+    let u = &o.unserved_fleets;
+    if !u.is_empty() {
+        let more = if u.count > u.sample.len() {
+            ", …"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "not served here: {} other fleet(s) in the lake ({}{more}); `ctxlake doctor` says how to serve one\n",
+            u.count,
+            u.sample.join(", ")
+        ));
+    }
     s
 }

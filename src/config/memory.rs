@@ -15,23 +15,11 @@ pub enum MemoryMode {
     Off,
 }
 
-impl MemoryMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MemoryMode::On => "on",
-            MemoryMode::Shadow => "shadow",
-            MemoryMode::Off => "off",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "on" => Some(Self::On),
-            "shadow" => Some(Self::Shadow),
-            "off" => Some(Self::Off),
-            _ => None,
-        }
-    }
-}
+crate::spelled::spelled!(MemoryMode {
+    On => "on",
+    Shadow => "shadow",
+    Off => "off",
+});
 
 /// `[memory] embedder`: what makes the snapshot's claim vectors and the query's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -89,24 +77,45 @@ impl Default for StaleAfter {
     }
 }
 
+/// What `[memory] stale_after_days` must be, when it is not: the config error names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum StaleAfterWant {
+    /// Not a table at all.
+    Table,
+    /// This key's value is not a positive whole number of days.
+    PositiveDays(String),
+    /// This key is not a claim type.
+    ClaimType(String),
+}
+
+impl std::fmt::Display for StaleAfterWant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Table => f.write_str("a table of days by claim type"),
+            Self::PositiveDays(k) => {
+                write!(f, "a table of positive day counts (`{k}` is not one)")
+            }
+            Self::ClaimType(k) => write!(f, "a table keyed by claim type (`{k}` is not one)"),
+        }
+    }
+}
+
 impl StaleAfter {
     /// From a table (`[memory.stale_after_days]`) or an inline one (`stale_after_days =
     /// {…}`) of positive day counts by claim type; `Err`: what the value must be.
-    pub(super) fn parse(item: Option<&Item>) -> std::result::Result<StaleAfter, String> {
+    pub(super) fn parse(item: Option<&Item>) -> std::result::Result<StaleAfter, StaleAfterWant> {
         let mut out = StaleAfter::default();
         let Some(item) = item else {
             return Ok(out);
         };
-        let table = item
-            .as_table_like()
-            .ok_or("a table of days by claim type")?;
+        let table = item.as_table_like().ok_or(StaleAfterWant::Table)?;
         for (k, v) in table.iter() {
             let days = v
                 .as_integer()
                 .filter(|n| *n > 0)
-                .ok_or(format!("a table of positive day counts (`{k}` is not one)"))?;
+                .ok_or_else(|| StaleAfterWant::PositiveDays(k.to_string()))?;
             let ty = crate::vocab::ClaimType::parse(k)
-                .ok_or(format!("a table keyed by claim type (`{k}` is not one)"))?;
+                .ok_or_else(|| StaleAfterWant::ClaimType(k.to_string()))?;
             use crate::vocab::ClaimType as T;
             let slot = match ty {
                 T::Environment => &mut out.environment,

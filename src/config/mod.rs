@@ -224,7 +224,7 @@ impl Config {
                 .ok_or_else(|| bad("import.prompts", "true or false"))?,
         };
         let stale_after = StaleAfter::parse(memory.and_then(|m| m.get("stale_after_days")))
-            .map_err(|want| bad("memory.stale_after_days", &want))?;
+            .map_err(|want| bad("memory.stale_after_days", &want.to_string()))?;
         let block_on_conflict = match hooks.and_then(|h| h.get("block_on_conflict")) {
             None => false,
             Some(i) => i

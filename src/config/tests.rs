@@ -58,13 +58,23 @@ fn stale_after_days_by_type() {
     let t = "[memory]\nstale_after_days = { environment = 7 }\n";
     let c = Config::parse(t, Path::new("c.toml")).unwrap();
     assert_eq!(c.stale_after.days(crate::vocab::ClaimType::Environment), 7);
-    for bad in ["{ outcome = 0 }", "{ weather = 3 }", "30"] {
+    for (bad, want) in [
+        (
+            "{ outcome = 0 }",
+            "a table of positive day counts (`outcome` is not one)",
+        ),
+        (
+            "{ weather = 3 }",
+            "a table keyed by claim type (`weather` is not one)",
+        ),
+        ("30", "a table of days by claim type"),
+    ] {
         let t = format!("[memory]\nstale_after_days = {bad}\n");
         let e = Config::parse(&t, Path::new("c.toml")).unwrap_err();
-        assert!(
-            e.message.contains("memory.stale_after_days"),
-            "{bad}: {}",
-            e.message
+        assert_eq!(
+            e.message,
+            format!("`memory.stale_after_days` in `c.toml` must be {want}"),
+            "{bad}"
         );
     }
 }

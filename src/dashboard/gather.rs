@@ -120,15 +120,17 @@ fn memory(ctx: &Ctx, fleet: &str) -> Memory {
     m
 }
 
-/// This host's fleets: every fleet with a cache, plus the configured one; only the pinned
-/// fleet when the server is pinned.
+/// This host's fleets: every fleet it serves (`services::serving`) with a cache, plus
+/// the configured one; only the pinned fleet when the server is pinned.
 pub(crate) fn fleets(base: &Ctx) -> Vec<FleetLine> {
+    let serves = crate::services::serving::fleets(base);
     let mut names: Vec<String> = std::fs::read_dir(&base.paths.cache)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|f| serves.contains(f))
         .collect();
     names.push(base.scope.fleet.clone());
     names.sort();

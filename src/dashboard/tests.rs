@@ -60,7 +60,7 @@ fn fleet(dir: &std::path::Path, agents: usize, leases: usize) -> Ctx {
             runtime: Some("codex".into()),
             repo: Some("github.com/org/repo".into()),
             started_at: at(now - (a as i64 % 24) * HOUR),
-            outcome: "running".into(),
+            outcome: crate::vocab::SessionOutcome::Running,
             ..SessionDigest::default()
         })
         .collect();
@@ -123,7 +123,7 @@ fn an_imported_session_is_marked() {
     )
     .unwrap();
     h.sessions[0].imported = true;
-    h.sessions[0].outcome = "clean".into();
+    h.sessions[0].outcome = crate::vocab::SessionOutcome::Clean;
     write(&ctx, cache::HISTORY, &h);
     let page = super::fleet_page(&ctx, "team").unwrap();
     assert_eq!(page.matches("clean (imported)").count(), 1, "{page}");

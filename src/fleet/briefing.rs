@@ -133,11 +133,7 @@ pub fn material(ctx: &Ctx, now: i64) -> Material {
                 };
                 RepoLine {
                     repo: x.repo.clone(),
-                    line: format!(
-                        "- {} {day} {}{files}",
-                        peer::unmarked(&x.agent),
-                        peer::unmarked(&x.outcome)
-                    ),
+                    line: format!("- {} {day} {}{files}", peer::unmarked(&x.agent), x.outcome),
                 }
             })
             .collect();

@@ -6,5 +6,6 @@ pub mod lease;
 pub mod leases;
 pub mod presence;
 pub(crate) mod roster;
+pub mod used;
 
 pub use lease::{Holder, Lease};

@@ -1,10 +1,13 @@
 //! Fold a session's hook events into a digest: start and end, outcome, files touched,
 //! commands and tests run. Event kinds and fields are the hook capture's normalized ones.
 
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer};
 use serde_json::Value;
 
 use crate::cache::SessionDigest;
 use crate::spool::{Record, RecordKind};
+use crate::vocab::SessionOutcome;
 
 const MAX_ITEMS: usize = 50;
 
@@ -40,26 +43,26 @@ pub fn fold(
         session: first.session.clone(),
         agent: first.agent.clone(),
         started_at: first.ts.clone(),
-        outcome: "running".into(),
+        outcome: SessionOutcome::Running,
         ..SessionDigest::default()
     };
     let mut ended = false;
     let mut last_failed = false;
     for r in records {
-        let p = &r.payload;
-        if let Some(rt) = p["runtime"].as_str() {
-            d.runtime = Some(rt.to_string());
+        let p = Fields::of(&r.payload);
+        if let Some(rt) = p.runtime {
+            d.runtime = Some(rt);
         }
-        if p["imported"] == true {
+        if p.imported == Some(true) {
             d.imported = true;
         }
-        if let Some(b) = p["branch"].as_str().filter(|b| !b.is_empty()) {
-            d.branch = Some(b.to_string());
+        if let Some(b) = p.branch.filter(|b| !b.is_empty()) {
+            d.branch = Some(b);
         }
-        if let Some(repo) = p["repo"].as_str().filter(|s| !s.is_empty()) {
-            d.repo = Some(repo.to_string());
+        if let Some(repo) = p.repo.filter(|s| !s.is_empty()) {
+            d.repo = Some(repo);
         } else if d.repo.is_none()
-            && let Some(cwd) = p["cwd"].as_str()
+            && let Some(cwd) = &p.cwd
         {
             // Hooks report the working directory; the repo is named the same way claims are.
             d.repo = crate::repo::discover(std::path::Path::new(cwd)).map(|r| r.id);
@@ -68,15 +71,10 @@ pub fn fold(
         if *kind == RecordKind::HookSessionStart {
             d.started_at = r.ts.clone();
         }
-        for path in p["paths"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
+        for path in &p.paths {
             push_unique(&mut d.files_touched, path);
         }
-        if let Some(cmd) = p["command"].as_str().filter(|c| !c.trim().is_empty()) {
+        if let Some(cmd) = p.command.as_deref().filter(|c| !c.trim().is_empty()) {
             let cmd: String = cmd.trim().chars().take(200).collect();
             if TEST_RUNNERS
                 .iter()
@@ -87,12 +85,12 @@ pub fn fold(
             push_unique(&mut d.commands, &cmd);
         }
         let failed = *kind == RecordKind::HookToolFailed
-            || p["ok"].as_bool() == Some(false)
-            || p["exit_code"].as_i64().is_some_and(|c| c != 0)
-            || p["error"].as_str().is_some_and(|e| !e.trim().is_empty());
+            || p.ok == Some(false)
+            || p.exit_code.is_some_and(|c| c != 0)
+            || p.error.as_deref().is_some_and(|e| !e.trim().is_empty());
         if failed {
             last_failed = true;
-        } else if *kind == RecordKind::HookPostTool || p["exit_code"].as_i64() == Some(0) {
+        } else if *kind == RecordKind::HookPostTool || p.exit_code == Some(0) {
             last_failed = false;
         }
         if *kind == RecordKind::HookSessionEnd {
@@ -101,14 +99,76 @@ pub fn fold(
         }
     }
     d.outcome = if ended {
-        if last_failed { "error" } else { "clean" }
+        if last_failed {
+            SessionOutcome::Error
+        } else {
+            SessionOutcome::Clean
+        }
     } else if lake_now_ms - last_seen_ms > idle_ms {
-        "abandoned"
+        SessionOutcome::Abandoned
     } else {
-        "running"
-    }
-    .into();
+        SessionOutcome::Running
+    };
     Some(d)
+}
+
+/// The fields of a record's payload the digest reads. The payload came from the lake:
+/// each field is taken only when it has the expected type, and a field of another type
+/// counts as absent without costing the record its other fields.
+#[derive(Debug, Default, Deserialize)]
+struct Fields {
+    #[serde(default, deserialize_with = "loose")]
+    runtime: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    imported: Option<bool>,
+    #[serde(default, deserialize_with = "loose")]
+    branch: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    repo: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    cwd: Option<String>,
+    /// Only the strings of the list are paths.
+    #[serde(default, deserialize_with = "strings")]
+    paths: Vec<String>,
+    #[serde(default, deserialize_with = "loose")]
+    command: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    ok: Option<bool>,
+    #[serde(default, deserialize_with = "loose")]
+    exit_code: Option<i64>,
+    #[serde(default, deserialize_with = "loose")]
+    error: Option<String>,
+}
+
+impl Fields {
+    /// A payload that is not an object has none of the fields.
+    fn of(payload: &Value) -> Fields {
+        match payload {
+            Value::Object(_) => Fields::deserialize(payload).unwrap_or_default(),
+            _ => Fields::default(),
+        }
+    }
+}
+
+/// The value as a `T`, or `None` when it is another type.
+fn loose<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
+/// The strings of a list, passing over its other items; none when it is not a list.
+fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let items: Vec<Value> = loose(d)?.unwrap_or_default();
+    Ok(items
+        .into_iter()
+        .filter_map(|v| match v {
+            Value::String(s) => Some(s),
+            _ => None,
+        })
+        .collect())
 }
 
 fn push_unique(list: &mut Vec<String>, item: &str) {
@@ -162,23 +222,61 @@ mod tests {
             1,
         )
         .unwrap();
-        assert_eq!(d.outcome, "clean");
+        assert_eq!(d.outcome, SessionOutcome::Clean);
         assert_eq!(d.files_touched, ["src/a.rs"]);
         assert_eq!(d.tests, ["cargo test -q"]);
         assert_eq!(d.runtime.as_deref(), Some("claude-code"));
         assert_eq!(
             fold(&[start.clone(), test, end], 0, 0, 1).unwrap().outcome,
-            "error"
+            SessionOutcome::Error
         );
         assert_eq!(
             fold(&[start.clone(), edit.clone()], 0, 10_000, 1000)
                 .unwrap()
                 .outcome,
-            "abandoned"
+            SessionOutcome::Abandoned
         );
         assert_eq!(
             fold(&[start, edit], 9_500, 10_000, 1000).unwrap().outcome,
-            "running"
+            SessionOutcome::Running
         );
+    }
+
+    /// A payload field of another type counts as absent and costs the record none of its
+    /// other fields; a payload that is not an object has no fields.
+    #[test]
+    fn a_mistyped_field_is_passed_over_alone() {
+        let start = rec(
+            "1",
+            "hook_session_start",
+            json!({"runtime": 7, "branch": "main", "imported": "yes"}),
+        );
+        let edit = rec(
+            "2",
+            "hook_pre_tool",
+            json!({"paths": ["src/a.rs", 3, null, "src/b.rs"], "command": ["ls"]}),
+        );
+        let call = rec(
+            "3",
+            "tool_call",
+            json!({"command": "cargo test", "exit_code": 1.5, "ok": "false", "error": 0}),
+        );
+        let odd = rec("4", "tool_call", json!(["runtime", "x"]));
+        let end = rec("5", "hook_session_end", json!(null));
+        let d = fold(&[start, edit, call, odd, end], 0, 0, 1).unwrap();
+        assert_eq!(d.runtime, None);
+        assert_eq!(d.branch.as_deref(), Some("main"));
+        assert!(!d.imported);
+        assert_eq!(d.files_touched, ["src/a.rs", "src/b.rs"]);
+        assert_eq!(d.commands, ["cargo test"]);
+        assert_eq!(d.outcome, SessionOutcome::Clean);
+        let failed = rec(
+            "3",
+            "tool_call",
+            json!({"exit_code": 2, "runtime": "codex"}),
+        );
+        let d = fold(&[failed, rec("5", "hook_session_end", json!({}))], 0, 0, 1).unwrap();
+        assert_eq!(d.outcome, SessionOutcome::Error);
+        assert_eq!(d.runtime.as_deref(), Some("codex"));
     }
 }

@@ -109,7 +109,7 @@ fn snapshot(c: &Ctx, n: usize) {
         .collect();
     let p = c.paths.snapshot_bin("f");
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    build_snapshot(&p, "snap", "f", "on", &claims, &[]).unwrap();
+    build_snapshot(&p, "snap", "f", crate::config::MemoryMode::On, &claims, &[]).unwrap();
 }
 
 #[test]

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::config::Config;
 use crate::ctx::Ctx;
+use crate::error::{Error, Result};
 use crate::paths::{Paths, env, var};
 use crate::scope::{Scope, ScopeFlags};
 use emit::Reply;
@@ -45,8 +46,8 @@ pub fn run(
     let out = handle(&paths, runtime, event_arg, flags, input, &mut notes);
     let out = match out {
         Ok(text) => text,
-        Err(msg) => {
-            notes.push(msg);
+        Err(e) => {
+            notes.push(e.one_line());
             String::new()
         }
     };
@@ -63,12 +64,20 @@ fn handle(
     flags: &ScopeFlags,
     input: &mut dyn Read,
     notes: &mut Vec<String>,
-) -> Result<String, String> {
+) -> Result<String> {
     let bytes = read_capped(input)?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("malformed payload ({} bytes): {e}", bytes.len()))?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::refused(
+            "hook_payload",
+            format!("malformed payload ({} bytes)", bytes.len()),
+        )
+        .source(e)
+    })?;
     if !value.is_object() {
-        return Err("malformed payload: not a JSON object".into());
+        return Err(Error::refused(
+            "hook_payload",
+            "malformed payload: not a JSON object",
+        ));
     }
     let event = payload::normalize(&value, event_arg);
     let session = event
@@ -98,15 +107,18 @@ fn handle(
 
 /// Read all of stdin up to [`MAX_STDIN`]; drain the rest so the runtime's write never
 /// fails on a closed pipe.
-fn read_capped(input: &mut dyn Read) -> Result<Vec<u8>, String> {
+fn read_capped(input: &mut dyn Read) -> Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(8192);
     input
         .take(MAX_STDIN + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the payload: {e}"))?;
+        .map_err(|e| Error::storage("hook_payload", "cannot read the payload").source(e))?;
     if bytes.len() as u64 > MAX_STDIN {
         let _ = std::io::copy(input, &mut std::io::sink());
-        return Err(format!("payload over {} MiB ignored", MAX_STDIN >> 20));
+        return Err(Error::refused(
+            "hook_payload",
+            format!("payload over {} MiB ignored", MAX_STDIN >> 20),
+        ));
     }
     Ok(bytes)
 }

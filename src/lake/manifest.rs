@@ -17,8 +17,19 @@ pub struct Manifest {
     pub sha256: String,
     pub writer: String,
     pub built_at: String,
-    pub mode: String,
+    /// `on` or `shadow` as written. Another host's text: a value this build does not know
+    /// reads as `off`, a mode no snapshot is published under, so it matches none of ours
+    /// and the manifest is otherwise read as before.
+    #[serde(deserialize_with = "mode_or_off")]
+    pub mode: crate::config::MemoryMode,
     pub claims: usize,
+}
+
+fn mode_or_off<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<crate::config::MemoryMode, D::Error> {
+    let s = String::deserialize(d)?;
+    Ok(crate::config::MemoryMode::parse(&s).unwrap_or(crate::config::MemoryMode::Off))
 }
 
 impl Manifest {
@@ -76,6 +87,24 @@ mod tests {
                 mtime_ms: 0,
             })
             .collect()
+    }
+
+    /// The mode is a memory mode, read and written with the spelling it had as a string;
+    /// one this build does not know reads as `off` (no published mode) and costs the
+    /// manifest nothing else.
+    #[test]
+    fn a_manifest_names_a_memory_mode() {
+        use crate::config::MemoryMode;
+        let m = |mode: &str| {
+            serde_json::from_str::<Manifest>(&format!(
+                r#"{{"seq":1,"snapshot_id":"s","key":"k","sha256":"x","writer":"w","built_at":"t","mode":"{mode}","claims":0}}"#
+            ))
+        };
+        assert_eq!(m("shadow").unwrap().mode, MemoryMode::Shadow);
+        let loud = m("loud").unwrap();
+        assert_eq!((loud.mode, loud.seq), (MemoryMode::Off, 1));
+        let on = serde_json::to_value(m("on").unwrap()).unwrap();
+        assert_eq!(on["mode"], "on");
     }
 
     /// A number far past what was held and listed (a forged `u64::MAX`) is ignored and

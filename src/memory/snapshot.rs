@@ -42,7 +42,7 @@ pub fn open_snapshot(ctx: &Ctx, fleet: &str) -> Opened {
 
 /// The note for a snapshot whose claims are not agent-visible.
 pub fn shadow_note(ctx: &Ctx, snap: &Snapshot) -> Option<String> {
-    if snap.mode != "on" || ctx.config.memory_mode == MemoryMode::Shadow {
+    if snap.mode != MemoryMode::On || ctx.config.memory_mode == MemoryMode::Shadow {
         Some(
             "memory is in shadow mode: a snapshot is published but no claim is agent-visible"
                 .into(),

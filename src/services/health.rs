@@ -1,12 +1,14 @@
 //! What the last `sync`/`maint` learnt about the store, kept in `state/store.json` for
 //! `ctxlake status`: which store, whether its capability probe passed (and why not), and
-//! how many requests the last sync sent and what lake content it skipped. Best effort: losing it loses nothing else.
+//! how many requests the last sync sent, what lake content it skipped and which of the
+//! lake's fleets it does not serve. Best effort: losing it loses nothing else.
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::lake::store::Store;
 use crate::paths::Paths;
+use crate::services::serving::Unserved;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct StoreHealth {
@@ -18,6 +20,9 @@ pub struct StoreHealth {
     /// What the last sync skipped as hostile or unusable lake content (absent: nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_sync_skipped: Option<Skipped>,
+    /// Fleets in the lake the last sync did not serve (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unserved_fleets: Option<Unserved>,
 }
 
 /// Lake objects a sync pass would not use, in total over its fleets: each means some
@@ -61,11 +66,19 @@ pub fn read(paths: &Paths) -> Option<StoreHealth> {
     serde_json::from_slice(&bytes).ok()
 }
 
-fn write(paths: &Paths, h: &StoreHealth) {
-    if let Ok(b) = serde_json::to_vec_pretty(h) {
-        let _ = std::fs::create_dir_all(paths.state());
-        let _ = crate::fsutil::write_atomic(&file(paths), &b, 0o600);
+fn write(paths: &Paths, h: &StoreHealth) -> Result<()> {
+    persist(&file(paths), h)
+}
+
+/// Serialize `value` (an error is an error, as at every persist site), then write it
+/// best effort: a state directory that cannot be written only loses the record.
+fn persist<T: Serialize>(to: &std::path::Path, value: &T) -> Result<()> {
+    let b = Error::json_pretty(value)?;
+    if let Some(dir) = to.parent() {
+        let _ = std::fs::create_dir_all(dir);
     }
+    let _ = crate::fsutil::write_atomic(to, &b, 0o600);
+    Ok(())
 }
 
 /// Run the capability probe and remember its outcome.
@@ -80,17 +93,48 @@ pub fn probe(paths: &Paths, store: &dyn Store) -> Result<()> {
         Ok(()) => "passed".into(),
         Err(e) => e.one_line(),
     });
-    write(paths, &h);
+    write(paths, &h)?;
     r
 }
 
-/// Remember how many requests a finished sync sent, and what it skipped.
-pub fn sync_finished(paths: &Paths, store: &dyn Store, requests: u64, skipped: &Skipped) {
+/// Remember how many requests a finished sync sent, what it skipped and which fleets it
+/// did not serve.
+pub fn sync_finished(
+    paths: &Paths,
+    store: &dyn Store,
+    requests: u64,
+    skipped: &Skipped,
+    unserved: &Unserved,
+) -> Result<()> {
     let mut h = read(paths)
         .filter(|h| h.store == store.url())
         .unwrap_or_default();
     h.store = store.url();
     h.last_sync_requests = Some(requests);
     h.last_sync_skipped = (!skipped.is_empty()).then(|| skipped.clone());
-    write(paths, &h);
+    h.unserved_fleets = (!unserved.is_empty()).then(|| unserved.clone());
+    write(paths, &h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value that cannot be serialized is an error, and nothing is written in its place.
+    #[test]
+    fn a_serialization_error_is_not_swallowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let to = dir.path().join("state").join("store.json");
+        // serde_json refuses a map whose keys are not strings.
+        let bad: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let e = persist(&to, &bad).unwrap_err();
+        assert_eq!(e.code, "serialize", "{e:?}");
+        assert!(!to.exists());
+        persist(&to, &StoreHealth::default()).unwrap();
+        assert!(read_at(&to).is_some());
+    }
+
+    fn read_at(p: &std::path::Path) -> Option<StoreHealth> {
+        serde_json::from_slice(&std::fs::read(p).ok()?).ok()
+    }
 }

@@ -11,6 +11,7 @@ pub mod init;
 pub mod maint;
 pub mod mirror;
 pub mod open;
+pub mod serving;
 #[cfg(test)]
 mod sim;
 pub mod status;

@@ -1,6 +1,6 @@
 //! A sync pass: probe the store and check its format (when asked), list the lake's
-//! fleets, drain the spool, mirror every fleet (rosters first) and write each fleet's
-//! briefing, then record the store's health. Also the drain-only step a
+//! fleets, drain the spool, mirror every fleet this host serves (rosters first; see
+//! `serving`) and write each one's briefing, then record the store's health. Also the drain-only step a
 //! `sync --watch` daemon runs between passes. Holds the host's sync lock throughout.
 
 use std::fs::File;
@@ -14,6 +14,7 @@ use crate::lake::{self, Store};
 use crate::paths::Paths;
 use crate::services::drain::{self, Carry, DrainReport};
 use crate::services::mirror::{self, MirrorReport};
+use crate::services::serving::{self, Unserved};
 use crate::services::{health, trace};
 
 #[derive(Debug, Serialize)]
@@ -29,6 +30,9 @@ pub struct SyncOutput {
     /// Lake content this pass would not use, over every fleet (omitted when none).
     #[serde(skip_serializing_if = "health::Skipped::is_empty")]
     pub skipped: health::Skipped,
+    /// Fleets in the lake this host does not serve, so did not mirror (omitted when none).
+    #[serde(skip_serializing_if = "Unserved::is_empty")]
+    pub unserved_fleets: Unserved,
 }
 
 /// What a pass tells whoever runs it while it works (the command line shows it on a
@@ -62,7 +66,7 @@ pub fn watch_lock(ctx: &Ctx) -> Result<File> {
     Ok(lock)
 }
 
-/// One pass: probe and check the format (when `probe`), drain, mirror every fleet. `carry`: what earlier
+/// One pass: probe and check the format (when `probe`), drain, mirror every fleet served. `carry`: what earlier
 /// drains of this process learnt (see `Carry`).
 pub fn once(
     ctx: &Ctx,
@@ -87,7 +91,10 @@ pub fn once(
     trace("fleets listed");
     let drained = drain(ctx, store, carry, seen)?;
     trace("drained");
-    let plan = mirror::Plan::new(&ctx.paths, store, &carry.fleets(), &ctx.scope.fleet);
+    let in_lake = carry.fleets();
+    let serves = serving::fleets(ctx);
+    let unserved_fleets = Unserved::of(&in_lake, &serves);
+    let plan = mirror::Plan::new(&ctx.paths, store, &in_lake, &serves);
     let (total, mut done) = (plan.fleets.len() as u64, 0);
     let fleets = mirror::mirror_all(&ctx.paths, &ctx.config, store, &plan, |f| {
         trace(&format!("mirrored {f}"));
@@ -100,7 +107,7 @@ pub fn once(
     })?;
     let requests = store.requests() - sent_before;
     let skipped = skipped(store.skipped().since(skips_before), &fleets);
-    health::sync_finished(&ctx.paths, store, requests, &skipped);
+    health::sync_finished(&ctx.paths, store, requests, &skipped, &unserved_fleets)?;
     Ok(SyncOutput {
         store: store.url(),
         drained,
@@ -109,6 +116,7 @@ pub fn once(
         requests,
         gets: store.gets() - gets_before,
         skipped,
+        unserved_fleets,
     })
 }
 
@@ -140,6 +148,7 @@ pub(crate) fn drain_only(
         requests: store.requests() - sent_before,
         gets: store.gets() - gets_before,
         skipped: health::Skipped::default(),
+        unserved_fleets: Unserved::default(),
     })
 }
 

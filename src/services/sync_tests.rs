@@ -1,5 +1,6 @@
 //! What a sync pass costs in store requests, counted with `lake::logged::Logged`: a
-//! first pass of a host new to the lake, and an idle pass after it.
+//! first pass of a host new to the lake, an idle pass after it, and a pass over a lake
+//! flooded with fleet markers.
 
 use std::path::Path;
 
@@ -146,6 +147,9 @@ fn a_pass_costs_a_handful_of_requests_in_few_rounds() {
     let d = tempfile::tempdir().unwrap();
     let store = Logged::open(&d.path().join("lake"));
     let (writer, reader) = (ctx(&d.path().join("w"), "a"), ctx(&d.path().join("r"), "b"));
+    // The reader serves `g` too (its agents used it), so it mirrors both fleets.
+    let g = std::collections::BTreeSet::from(["g".to_string()]);
+    crate::fleet::used::record(&reader.paths, &g).unwrap();
     writes(&writer, &store, 1);
     let first = pass(&reader, &store);
     let idle = pass(&reader, &store);
@@ -200,4 +204,81 @@ fn a_sync_writes_the_format_marker_and_refuses_another() {
 fn writes_one(ctx: &Ctx) {
     let claim = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
     queue_in(ctx, "f", false, &[("fleet_claim", claim)]);
+}
+
+/// Fake fleets planted as bare markers (anyone who can write the lake can make them).
+const FLOOD: usize = 300;
+
+/// A lake with `FLOOD` fake fleet markers: a host's sync costs exactly what it costs
+/// without them (the one listing of `fleets/` stays one request: a page holds 1000
+/// keys), names them as unserved, and still converges on the fleet it serves; `maint`
+/// touches no fake fleet. Mirroring every marker cost 4 listings each: 1,213 requests.
+#[test]
+fn a_flood_of_fleet_markers_costs_no_request_and_no_fold() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (ctx(&d.path().join("w"), "a"), ctx(&d.path().join("r"), "b"));
+    writes_one(&writer);
+    pass(&writer, &store);
+    pass(&reader, &store);
+    // Something new, then nothing new: a pass of each, before the flood and after it.
+    writes_one(&writer);
+    pass(&writer, &store);
+    let clean = (pass(&reader, &store), pass(&reader, &store));
+    for i in 0..FLOOD {
+        store
+            .create(
+                &crate::lake::keys::fleet_marker(&format!("fake{i:03}")),
+                b"",
+            )
+            .unwrap();
+    }
+    writes_one(&writer);
+    pass(&writer, &store);
+    store.take();
+    let out = once(&reader, &store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    let flooded = store.take();
+    let idle = pass(&reader, &store);
+    assert_eq!(cost(&flooded).0, cost(&clean.0).0, "{flooded:#?}");
+    assert_eq!(shapes(&idle), shapes(&clean.1), "{idle:#?}");
+    assert_eq!(out.unserved_fleets.count, FLOOD);
+    assert_eq!(
+        out.unserved_fleets.sample.len(),
+        crate::services::serving::SAMPLE
+    );
+    let mirrored: Vec<&str> = out.fleets.iter().map(|f| f.fleet.as_str()).collect();
+    assert_eq!(mirrored, ["f"]);
+    let roster: crate::cache::Read<crate::cache::Roster> =
+        crate::cache::read(&reader.paths, "f", crate::cache::ROSTER);
+    assert_eq!(
+        roster.data.unwrap().agents.len(),
+        1,
+        "the served fleet converged"
+    );
+    assert!(flooded.iter().all(|l| !l.contains("fake")), "{flooded:#?}");
+    store.take();
+    let m = crate::services::maint::run_observed(&reader, &store, None, &mut |_, _| {}).unwrap();
+    let folded: Vec<&str> = m.fleets.iter().map(|f| f.fleet.as_str()).collect();
+    assert_eq!(folded, ["f"]);
+    let sent = store.take();
+    assert!(sent.iter().all(|l| !l.contains("fake")), "{sent:#?}");
+}
+
+/// A fleet this host's agents wrote to (here only a handoff: no roster) is served from
+/// then on, though no configuration names it.
+#[test]
+fn a_fleet_this_hosts_agents_wrote_to_is_served() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let host = ctx(&d.path().join("h"), "a");
+    let note = json!({"summary": "done", "status": "done"});
+    queue_in(&host, "side", false, &[("fleet_handoff", note)]);
+    pass(&host, &store);
+    store
+        .create(&crate::lake::keys::fleet_marker("other"), b"")
+        .unwrap();
+    let out = once(&host, &store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    let mirrored: Vec<&str> = out.fleets.iter().map(|f| f.fleet.as_str()).collect();
+    assert_eq!(mirrored, ["f", "side"]);
+    assert_eq!(out.unserved_fleets.sample, ["other"]);
 }

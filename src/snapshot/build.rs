@@ -9,6 +9,7 @@ use super::SCHEMA;
 use super::embed::{HashEmbedder, quantize};
 use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
+use crate::config::MemoryMode;
 use crate::error::{Error, Result};
 
 pub(super) const INSERT_CLAIM: &str =
@@ -32,7 +33,7 @@ pub(super) fn insert_claim(
     fts: &mut Statement,
     rowid: i64,
     c: &ClaimRow,
-    mode: &str,
+    mode: MemoryMode,
 ) -> Result<()> {
     let visible = c.visible(mode);
     let emb = quantize(&HashEmbedder.embed(&format!("{} {}", c.subject, c.text)));
@@ -68,7 +69,7 @@ pub(super) fn insert_claim(
 }
 
 /// Insert one timeline row (visible to agents only when memory is on).
-pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: &str) -> Result<()> {
+pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: MemoryMode) -> Result<()> {
     ev.execute(params![
         e.at,
         e.subject,
@@ -77,7 +78,7 @@ pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: &str) -> Resu
         e.agent,
         e.session,
         e.text,
-        mode == "on",
+        mode == MemoryMode::On,
         e.related_id
     ])
     .map(|_| ())
@@ -93,7 +94,7 @@ pub fn build(
     path: &Path,
     snapshot_id: &str,
     fleet: &str,
-    mode: &str,
+    mode: MemoryMode,
     claims: &[ClaimRow],
     events: &[EventRow],
 ) -> Result<()> {
@@ -114,7 +115,7 @@ pub fn build_with(
     path: &Path,
     snapshot_id: &str,
     fleet: &str,
-    mode: &str,
+    mode: MemoryMode,
     claims: &[ClaimRow],
     events: &[EventRow],
     vectors: &Vectors,
@@ -122,9 +123,12 @@ pub fn build_with(
     let visible: Vec<usize> = (0..claims.len())
         .filter(|&i| claims[i].indexed(mode))
         .collect();
-    let model = vectors
-        .embed(claims, &visible)
-        .map_err(|why| Error::internal("embed", format!("cannot embed the claims: {why}")))?;
+    let model = vectors.embed(claims, &visible).map_err(|why| {
+        Error::internal(
+            "embed",
+            format!("cannot embed the claims: {}", why.one_line()),
+        )
+    })?;
     let mut conn = Connection::open(path).map_err(sql)?;
     conn.execute_batch(
         "PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA page_size=8192;",
@@ -139,7 +143,7 @@ pub fn build_with(
         for (k, v) in [
             ("snapshot_id", snapshot_id),
             ("fleet", fleet),
-            ("mode", mode),
+            ("mode", mode.as_str()),
             ("built_at", &crate::time::now_rfc3339()),
             ("embedder", super::embed::hash::ID),
             ("dim", "256"),

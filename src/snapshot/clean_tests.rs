@@ -46,9 +46,20 @@ fn every_snapshot_reader_returns_cleaned_rows() {
         text: planted("widget"),
         related_id: Some(planted("c2")),
     };
-    build(&p, &planted("snap"), "f", "on", &[claim], &[event]).unwrap();
+    build(
+        &p,
+        &planted("snap"),
+        "f",
+        crate::config::MemoryMode::On,
+        &[claim],
+        &[event],
+    )
+    .unwrap();
     let s = Snapshot::open(&p).unwrap();
-    assert_eq!((s.id.as_str(), s.mode.as_str()), ("snap", "on"));
+    assert_eq!(
+        (s.id.as_str(), s.mode),
+        ("snap", crate::config::MemoryMode::On)
+    );
     let q = Query {
         text: "widget port",
         subject: None,

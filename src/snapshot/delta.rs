@@ -14,7 +14,9 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use super::build::{self, sql};
 use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
+use crate::config::MemoryMode;
 use crate::error::{Error, Result};
+use crate::vocab::ClaimStatus;
 
 /// A patch's worth of the state: the rows that differ from the base snapshot (by 0-based
 /// row index; those past `base_claims` are new) and the full new timeline of each changed
@@ -32,7 +34,7 @@ pub(crate) struct Delta {
 pub(crate) struct Target<'a> {
     pub snapshot_id: &'a str,
     pub fleet: &'a str,
-    pub mode: &'a str,
+    pub mode: MemoryMode,
     pub vectors: &'a Vectors,
     /// Whether any claim of the new state is visible (a full build names the model only then).
     pub any_visible: bool,
@@ -63,7 +65,7 @@ pub(crate) fn patch_in_place(path: &Path, t: &Target) -> Result<bool> {
     let alike = meta("snapshot_id")?.as_deref() == Some(d.base_snapshot_id.as_str())
         && rows.unwrap_or(0) == d.base_claims as i64
         && meta("fleet")?.as_deref() == Some(t.fleet)
-        && meta("mode")?.as_deref() == Some(t.mode)
+        && meta("mode")?.as_deref() == Some(t.mode.as_str())
         && meta("embedder")?.as_deref() == Some(super::embed::hash::ID)
         && meta("model_embedder")? == model
         && (model.is_none() || t.any_visible);
@@ -117,7 +119,10 @@ fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
             .map_err(sql)?;
         match found {
             Some((id, visible, status)) if id == row.id => {
-                was_visible.push(visible || (t.mode == "on" && status == "superseded"));
+                was_visible.push(
+                    visible
+                        || (t.mode == MemoryMode::On && status == ClaimStatus::Superseded.as_str()),
+                );
             }
             _ => return Ok(false),
         }
@@ -126,10 +131,12 @@ fn claims(tx: &rusqlite::Transaction, t: &Target) -> Result<bool> {
     let visible: Vec<usize> = (0..changed.len())
         .filter(|&n| changed[n].indexed(t.mode))
         .collect();
-    let model = t
-        .vectors
-        .embed_changed(&changed, &visible)
-        .map_err(|why| Error::internal("embed", format!("cannot embed the claims: {why}")))?;
+    let model = t.vectors.embed_changed(&changed, &visible).map_err(|why| {
+        Error::internal(
+            "embed",
+            format!("cannot embed the claims: {}", why.one_line()),
+        )
+    })?;
     let mut ins = tx.prepare(build::INSERT_CLAIM).map_err(sql)?;
     let mut fts = tx.prepare(build::INSERT_FTS).map_err(sql)?;
     for ((i, row), was_visible) in d.claims.iter().zip(was_visible) {

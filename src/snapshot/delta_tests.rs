@@ -20,7 +20,7 @@ impl Embedder for Model {
     fn id(&self) -> &'static str {
         "test-model"
     }
-    fn embed_batch(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
+    fn embed_batch(&self, texts: &[&str]) -> crate::error::Result<Vec<Vec<f32>>> {
         HashEmbedder.embed_batch(texts)
     }
 }
@@ -169,7 +169,7 @@ fn build_in_place(
     base: &Path,
     state: &mut crate::memory::fold::State,
     id: &str,
-    mode: &str,
+    mode: MemoryMode,
     v: &Vectors,
 ) -> bool {
     let (promoted, contested) = state.counts();
@@ -179,7 +179,7 @@ fn build_in_place(
             fleet: "f",
             mode,
             vectors: v,
-            any_visible: mode == "on" && promoted + contested > 0,
+            any_visible: mode == MemoryMode::On && promoted + contested > 0,
             delta: &delta,
         };
         if patch_in_place(base, &t).unwrap() {
@@ -205,11 +205,11 @@ proptest! {
         let vectors = vectors(model, d.path());
         let base = d.path().join("base.sqlite");
         let mut state = crate::memory::fold::State::default();
-        let mut mode = "on";
+        let mut mode = MemoryMode::On;
         for (n, (kind, session, subject, text, skew, cut)) in evs.into_iter().enumerate() {
             state.apply([event(n, kind, session, subject, text, skew)]);
             if cut >= 3 {
-                mode = if cut == 5 { "shadow" } else { "on" };
+                mode = if cut == 5 { MemoryMode::Shadow } else { MemoryMode::On };
                 build_in_place(&base, &mut state, &format!("s{n}"), mode, &vectors);
             }
         }
@@ -234,16 +234,19 @@ fn new_claims_patch_in_place_and_another_file_is_declined() {
     let mut state = crate::memory::fold::State::default();
     state.apply((0..20).map(|n| event(n, 0, n as u8, 0, n as u8, 0)));
     assert!(
-        !build_in_place(&base, &mut state, "s1", "on", &v),
+        !build_in_place(&base, &mut state, "s1", MemoryMode::On, &v),
         "no base: full"
     );
     state.apply((20..23).map(|n| event(n, 2, 1, 2, 2, 0)));
     let other = d.path().join("other.sqlite");
     std::fs::copy(&base, &other).unwrap();
-    assert!(build_in_place(&base, &mut state, "s2", "on", &v), "patched");
+    assert!(
+        build_in_place(&base, &mut state, "s2", MemoryMode::On, &v),
+        "patched"
+    );
     let f = state.folded();
     let full = d.path().join("full.sqlite");
-    build::build_with(&full, "s2", "f", "on", &f.claims, &f.events, &v).unwrap();
+    build::build_with(&full, "s2", "f", MemoryMode::On, &f.claims, &f.events, &v).unwrap();
     assert_eq!(observed(&base), observed(&full));
     // `other` still holds s1, but the state now stands on s2: a delta from s2 declines.
     state.apply((23..25).map(|n| event(n, 2, 1, 2, 3, 0)));
@@ -252,7 +255,7 @@ fn new_claims_patch_in_place_and_another_file_is_declined() {
     let t = Target {
         snapshot_id: "s3",
         fleet: "f",
-        mode: "on",
+        mode: MemoryMode::On,
         vectors: &v,
         any_visible: true,
         delta: &delta,
@@ -269,12 +272,27 @@ fn a_mode_change_builds_in_full() {
     let base = d.path().join("base.sqlite");
     let mut state = crate::memory::fold::State::default();
     state.apply((0..20).map(|n| event(n, 0, n as u8, 0, n as u8, 0)));
-    assert!(!build_in_place(&base, &mut state, "s1", "on", &v));
+    assert!(!build_in_place(&base, &mut state, "s1", MemoryMode::On, &v));
     state.apply((20..23).map(|n| event(n, 2, 1, 2, 2, 0)));
-    assert!(!build_in_place(&base, &mut state, "s2", "shadow", &v));
+    assert!(!build_in_place(
+        &base,
+        &mut state,
+        "s2",
+        MemoryMode::Shadow,
+        &v
+    ));
     let f = state.folded();
     let full = d.path().join("full.sqlite");
-    build::build_with(&full, "s2", "f", "shadow", &f.claims, &f.events, &v).unwrap();
+    build::build_with(
+        &full,
+        "s2",
+        "f",
+        MemoryMode::Shadow,
+        &f.claims,
+        &f.events,
+        &v,
+    )
+    .unwrap();
     assert_eq!(observed(&base), observed(&full));
 }
 
@@ -288,7 +306,7 @@ fn a_killed_patch_is_rolled_back_before_a_full_build_replaces_it() {
     state.apply((0..40).map(|n| event(n, 0, n as u8, n as u8, n as u8, 0)));
     let f = state.folded();
     let a = d.path().join("a.sqlite");
-    build::build_with(&a, "a", "f", "on", &f.claims, &f.events, &v).unwrap();
+    build::build_with(&a, "a", "f", MemoryMode::On, &f.claims, &f.events, &v).unwrap();
     // Copy the file and its journal mid-transaction, as a kill would leave them.
     let crash = |name: &str| {
         let conn = Connection::open(&a).unwrap();
@@ -314,7 +332,7 @@ fn a_killed_patch_is_rolled_back_before_a_full_build_replaces_it() {
     state.apply((40..45).map(|n| event(n, 2, 1, 2, 2, 0)));
     let f = state.folded();
     let b = d.path().join("b.sqlite");
-    build::build_with(&b, "b", "f", "on", &f.claims, &f.events, &v).unwrap();
+    build::build_with(&b, "b", "f", MemoryMode::On, &f.claims, &f.events, &v).unwrap();
     let tmp = d.path().join("tmp.sqlite");
     std::fs::copy(&b, &tmp).unwrap();
     settle(&base);

@@ -79,7 +79,7 @@ impl Embedder for Memo {
     fn id(&self) -> &'static str {
         self.0.id()
     }
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+    fn embed_batch(&self, texts: &[&str]) -> crate::error::Result<Vec<Vec<f32>>> {
         let mut memo = self.1.lock().unwrap();
         texts
             .iter()
@@ -166,7 +166,16 @@ fn table(e: Arc<dyn Embedder>, qs: &[Labelled], out: &mut String) -> Vec<(Rankin
         embedder: (e.id() != super::embed::hash::ID).then(|| e.clone()),
         ..Vectors::default()
     };
-    build_with(&p, "eval", "f", "on", &claims(), &[], &vectors).unwrap();
+    build_with(
+        &p,
+        "eval",
+        "f",
+        crate::config::MemoryMode::On,
+        &claims(),
+        &[],
+        &vectors,
+    )
+    .unwrap();
     let snap = Snapshot::open(&p).unwrap();
     let memo = Memo(e.clone(), Mutex::new(HashMap::new()));
     let typos = qs.iter().filter(|q| q.kind == "typo").count();

@@ -18,7 +18,7 @@ const ENDLESS: &str = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 F
 
 fn good(dir: &Path) -> std::path::PathBuf {
     let p = dir.join(format!("good-{}.sqlite", crate::fsutil::nonce()));
-    build(&p, "snap", "f", "on", &[], &[]).unwrap();
+    build(&p, "snap", "f", crate::config::MemoryMode::On, &[], &[]).unwrap();
     p
 }
 
@@ -105,4 +105,20 @@ fn every_query_is_bounded_by_the_deadline() {
     );
     assert!(r.is_err(), "an endless query must be interrupted");
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
+/// The mode in `meta` is lake text: one this build does not know shows nothing to an
+/// agent (`shadow`), and a snapshot that names none is `on`, as before modes were typed.
+#[test]
+fn an_unknown_mode_reads_as_shadow_and_none_as_on() {
+    use crate::config::MemoryMode;
+    let d = tempfile::tempdir().unwrap();
+    let mode = |name: &str, sql: &str| Snapshot::open(&crafted(d.path(), name, sql)).unwrap().mode;
+    assert_eq!(mode("on.sqlite", "SELECT 1"), MemoryMode::On);
+    let loud = "UPDATE meta SET value = 'loud' WHERE key = 'mode'";
+    assert_eq!(mode("loud.sqlite", loud), MemoryMode::Shadow);
+    let shadow = "UPDATE meta SET value = 'shadow' WHERE key = 'mode'";
+    assert_eq!(mode("shadow.sqlite", shadow), MemoryMode::Shadow);
+    let none = "DELETE FROM meta WHERE key = 'mode'";
+    assert_eq!(mode("none.sqlite", none), MemoryMode::On);
 }

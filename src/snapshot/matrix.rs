@@ -229,7 +229,7 @@ mod tests {
             claim("c1", "cargo test needs warnings", "ci"),
             claim("c2", "postgres 15", "db"),
         ];
-        build(&p, "snap", "f", "on", &two, &[]).unwrap();
+        build(&p, "snap", "f", crate::config::MemoryMode::On, &two, &[]).unwrap();
         let a = for_snapshot(&Snapshot::open(&p).unwrap(), hash::ID, 256).unwrap();
         let b = for_snapshot(&Snapshot::open(&p).unwrap(), hash::ID, 256).unwrap();
         assert!(Arc::ptr_eq(&a, &b), "the second search reads from memory");
@@ -242,7 +242,15 @@ mod tests {
         ];
         std::thread::sleep(std::time::Duration::from_millis(20));
         let next = d.path().join("next.sqlite");
-        build(&next, "snap", "f", "on", &three, &[]).unwrap();
+        build(
+            &next,
+            "snap",
+            "f",
+            crate::config::MemoryMode::On,
+            &three,
+            &[],
+        )
+        .unwrap();
         std::fs::rename(&next, &p).unwrap();
         let c = for_snapshot(&Snapshot::open(&p).unwrap(), hash::ID, 256).unwrap();
         assert!(!Arc::ptr_eq(&a, &c));
@@ -258,7 +266,7 @@ mod tests {
             claim("c2", "the database is postgres 15", "db"),
             claim("c3", "CI caches cargo registries", "CI"),
         ];
-        build(&p, "snap", "f", "on", &claims, &[]).unwrap();
+        build(&p, "snap", "f", crate::config::MemoryMode::On, &claims, &[]).unwrap();
         let snap = Snapshot::open(&p).unwrap();
         let m = for_snapshot(&snap, hash::ID, 256).unwrap();
         let q = HashEmbedder

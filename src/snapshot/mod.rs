@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension};
 
+/// The mode a snapshot is built under: public here for the tests that build one.
+pub use crate::config::MemoryMode;
 use crate::error::{Error, Result};
 
 pub mod build;
@@ -79,7 +81,9 @@ CREATE TABLE claim_vectors(
 pub struct Snapshot {
     pub conn: Connection,
     pub id: String,
-    pub mode: String,
+    /// The mode it was built under; a value this build does not know reads as `shadow`:
+    /// nothing in it is shown to an agent.
+    pub mode: MemoryMode,
     /// The model embedder whose vectors the snapshot holds besides the hash
     /// (`meta.model_embedder`; none in snapshots built without one).
     pub model_embedder: Option<String>,
@@ -110,7 +114,9 @@ impl Snapshot {
             })
         };
         let id = meta("snapshot_id")?.unwrap_or_default();
-        let mode = meta("mode")?.unwrap_or_else(|| "on".into());
+        let mode = meta("mode")?.map_or(MemoryMode::On, |m| {
+            MemoryMode::parse(&m).unwrap_or(MemoryMode::Shadow)
+        });
         let model_embedder = meta("model_embedder")?;
         Ok(Snapshot {
             conn,

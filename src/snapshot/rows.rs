@@ -2,6 +2,7 @@
 //! and its age), and one timeline event. The read boundary cleans every string of both
 //! as a reader decodes them: readers see a row only through `columns::Cols`.
 
+use crate::config::MemoryMode;
 use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 /// A claim as the gate left it.
@@ -34,14 +35,15 @@ pub struct ClaimRow {
 
 impl ClaimRow {
     /// Agent-visible when memory is on and the gate let it through (contested stays visible, flagged).
-    pub fn visible(&self, mode: &str) -> bool {
-        mode == "on" && matches!(self.status, ClaimStatus::Promoted | ClaimStatus::Contested)
+    pub fn visible(&self, mode: MemoryMode) -> bool {
+        mode == MemoryMode::On
+            && matches!(self.status, ClaimStatus::Promoted | ClaimStatus::Contested)
     }
 
     /// Indexed for search (FTS and vectors): the visible claims, and the superseded ones a
     /// history question may ask for (`include_superseded`).
-    pub fn indexed(&self, mode: &str) -> bool {
-        self.visible(mode) || (mode == "on" && self.status == ClaimStatus::Superseded)
+    pub fn indexed(&self, mode: MemoryMode) -> bool {
+        self.visible(mode) || (mode == MemoryMode::On && self.status == ClaimStatus::Superseded)
     }
 }
 

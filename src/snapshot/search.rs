@@ -62,7 +62,12 @@ pub fn search_with(
     snap.arm();
     let qv = embedder
         .embed_batch(&[q.text])
-        .map_err(|why| Error::internal("embed", format!("cannot embed the query: {why}")))?
+        .map_err(|why| {
+            Error::internal(
+                "embed",
+                format!("cannot embed the query: {}", why.one_line()),
+            )
+        })?
         .pop()
         .unwrap_or_default();
     let lexical = lexical(snap, q)?;

@@ -51,7 +51,15 @@ fn lexical_vector_fusion_and_visibility() {
             "contested",
         ),
     ];
-    build(&p, "snap1", "f", "on", &claims, &[]).unwrap();
+    build(
+        &p,
+        "snap1",
+        "f",
+        crate::config::MemoryMode::On,
+        &claims,
+        &[],
+    )
+    .unwrap();
     let s = Snapshot::open(&p).unwrap();
     assert_eq!(s.id, "snap1");
     let q = |text, k| Query {
@@ -78,7 +86,15 @@ fn lexical_vector_fusion_and_visibility() {
     assert_eq!(one.len(), 1);
     assert!(truncated);
     let shadow = d.path().join("shadow.sqlite");
-    build(&shadow, "snap2", "f", "shadow", &claims, &[]).unwrap();
+    build(
+        &shadow,
+        "snap2",
+        "f",
+        crate::config::MemoryMode::Shadow,
+        &claims,
+        &[],
+    )
+    .unwrap();
     let (none, _) = search(&Snapshot::open(&shadow).unwrap(), &q("cargo", 10)).unwrap();
     assert!(none.is_empty());
 }
@@ -92,7 +108,7 @@ fn an_unknown_status_skips_only_its_row() {
         claim("c1", "postgres needs port 5433", "db", "promoted"),
         claim("c2", "postgres runs in docker", "db", "promoted"),
     ];
-    build(&p, "snap", "f", "on", &claims, &[]).unwrap();
+    build(&p, "snap", "f", crate::config::MemoryMode::On, &claims, &[]).unwrap();
     rusqlite::Connection::open(&p)
         .unwrap()
         .execute("UPDATE claims SET status = 'disputed' WHERE id = 'c1'", [])
@@ -127,7 +143,15 @@ fn fresher_first_outdated_below_and_superseded_on_request() {
     old.outdated_by = Some("c4".into());
     let mut gone = claim("c5", "CI runs on Node 16", "ci", "superseded");
     gone.superseded_by = Some("c3".into());
-    build(&p, "s", "f", "on", &[stale, fresh, old, new, gone], &[]).unwrap();
+    build(
+        &p,
+        "s",
+        "f",
+        crate::config::MemoryMode::On,
+        &[stale, fresh, old, new, gone],
+        &[],
+    )
+    .unwrap();
     let s = Snapshot::open(&p).unwrap();
     let q = |text, history| Query {
         text,

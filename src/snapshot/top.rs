@@ -62,7 +62,7 @@ mod tests {
             c("hidden", 9, 0.9, "proposed"),
             c("mid", 3, 0.7, "contested"),
         ];
-        build(&p, "x", "f", "on", &claims, &[]).unwrap();
+        build(&p, "x", "f", crate::config::MemoryMode::On, &claims, &[]).unwrap();
         let ids: Vec<String> = top(&Snapshot::open(&p).unwrap(), 2)
             .unwrap()
             .into_iter()

@@ -47,7 +47,7 @@ impl Vectors {
                 note: None,
             },
             Err(note) => Vectors {
-                note: Some(note),
+                note: Some(note.one_line()),
                 ..Vectors::default()
             },
         }
@@ -70,7 +70,7 @@ impl Vectors {
         &self,
         claims: &[ClaimRow],
         want: &[usize],
-    ) -> Result<Vec<(usize, Vec<u8>)>, String> {
+    ) -> crate::error::Result<Vec<(usize, Vec<u8>)>> {
         self.embed_cached(claims, want, true)
     }
 
@@ -80,7 +80,7 @@ impl Vectors {
         &self,
         claims: &[ClaimRow],
         want: &[usize],
-    ) -> Result<Vec<(usize, Vec<u8>)>, String> {
+    ) -> crate::error::Result<Vec<(usize, Vec<u8>)>> {
         self.embed_cached(claims, want, false)
     }
 
@@ -89,7 +89,7 @@ impl Vectors {
         claims: &[ClaimRow],
         want: &[usize],
         prune: bool,
-    ) -> Result<Vec<(usize, Vec<u8>)>, String> {
+    ) -> crate::error::Result<Vec<(usize, Vec<u8>)>> {
         let Some(e) = &self.embedder else {
             return Ok(Vec::new());
         };

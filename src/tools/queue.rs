@@ -10,11 +10,21 @@ use crate::error::Result;
 use crate::scrub::{Cut, scrub};
 use crate::spool::{self, Record, RecordKind};
 
+/// Where a write stands when its tool answers: queued for sync, never granted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueuedStatus {
+    Queued,
+}
+
 /// What every write tool returns.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Queued {
     /// Always `queued`.
-    pub status: String,
+    // The published schema stays a plain string: a one-value `enum` there pushed
+    // tools/list over its token budget.
+    #[schemars(with = "String")]
+    pub status: QueuedStatus,
     /// The spool record id (a ULID).
     pub id: String,
     pub fleet: String,
@@ -56,7 +66,7 @@ pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Re
         wait,
     )?;
     Ok(Queued {
-        status: "queued".into(),
+        status: QueuedStatus::Queued,
         id: rec.id,
         fleet: rec.fleet,
         agent: rec.agent,

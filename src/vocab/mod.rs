@@ -4,6 +4,8 @@
 
 mod claim;
 mod handoff;
+mod session;
 
 pub use claim::{ClaimScope, ClaimStatus, ClaimType};
 pub use handoff::HandoffStatus;
+pub use session::SessionOutcome;

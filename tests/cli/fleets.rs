@@ -1,5 +1,5 @@
 //! Fleets an agent can discover: `ctxlake fleet list` names the fleets this host is
-//! configured for, mirrors, or served over MCP, with live agents and last activity; open-
+//! configured for, mirrors (of those it serves), or served over MCP, with live agents and last activity; open-
 //! mode `fleet_status` without `fleet` carries the same list, a pinned server never does.
 
 use serde_json::{Value, json};
@@ -17,6 +17,11 @@ fn populate(env: &Env) {
             {"agent": "agent-c", "session": "s-c", "last_seen_ms": old, "leases": []}
         ]})
         .to_string(),
+    );
+    // This host's agents wrote to `payments`, so its sync mirrors it.
+    env.write(
+        "state/fleets-used.json",
+        &json!({"fleets": ["payments"]}).to_string(),
     );
     // Today's log (a server prunes old ones when it starts).
     let (older, newer) = (ops_call(120_000), ops_call(60_000));
@@ -55,8 +60,15 @@ fn by_name(list: &Value) -> Vec<(String, bool, bool, bool, u64)> {
 fn fleet_list_names_configured_mirrored_and_served_fleets() {
     let env = Env::new();
     populate(&env);
+    // A cache this host no longer serves (an older build mirrored every fleet in the
+    // lake) is not listed as mirrored.
+    env.write(
+        "cache/stale/roster.json",
+        r#"{"generated_at": "2026-01-01T00:00:00.000Z", "lake_clock_offset_ms": 0, "agents": []}"#,
+    );
     let v = env.json(&["fleet", "list"]);
     let rows = by_name(&v["fleets"]);
+    assert!(rows.iter().all(|r| r.0 != "stale"), "{v}");
     assert_eq!(
         rows[0],
         ("default".into(), true, false, false, 0),
@@ -110,6 +122,59 @@ fn open_fleet_status_lists_fleets_and_a_pinned_one_does_not() {
     let v: Value = serde_json::from_str(out.last().unwrap()).unwrap();
     assert!(
         v["result"]["structuredContent"].get("fleets").is_none(),
+        "{v}"
+    );
+}
+
+/// A lake flooded with fleet markers another host never wrote to: `sync` names them (a
+/// count and a short sample) and mirrors only this host's fleet, `maint` folds only that
+/// one, and `doctor` says how many others exist.
+#[test]
+fn fleets_only_the_lake_knows_are_named_not_mirrored() {
+    let env = Env::new();
+    env.cmd()
+        .args(["fleet", "claim", "src", "--reason", "mine"])
+        .assert()
+        .success();
+    env.cmd().arg("sync").assert().success();
+    let lake = env.ctxlake_home().join("lake");
+    for i in 0..40 {
+        std::fs::write(lake.join(format!("fleets/fake{i:02}")), b"").unwrap();
+    }
+    let v = env.json(&["sync"]);
+    let mirrored: Vec<&str> = v["fleets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["fleet"].as_str().unwrap())
+        .collect();
+    assert_eq!(mirrored, ["default"], "{v}");
+    assert_eq!(v["unserved_fleets"]["count"], 40, "{v}");
+    assert_eq!(v["unserved_fleets"]["sample"][0], "fake00", "{v}");
+    assert!(
+        v["unserved_fleets"]["sample"].as_array().unwrap().len() < 10,
+        "{v}"
+    );
+    assert!(!env.ctxlake_home().join("cache/fake00").exists());
+    let m = env.json(&["maint"]);
+    let folded: Vec<&str> = m["fleets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["fleet"].as_str().unwrap())
+        .collect();
+    assert_eq!(folded, ["default"], "{m}");
+    let (_, d) = crate::doctor::doctor(&env, &[]);
+    let c = crate::doctor::check(&d, "other fleets");
+    assert!(c["saw"].as_str().unwrap().contains("40 fleet(s)"), "{c}");
+    // Named on the command line, a fleet is served.
+    let v = env.json(&["sync", "--fleet", "fake07"]);
+    assert!(
+        v["fleets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["fleet"] == "fake07"),
         "{v}"
     );
 }

@@ -58,7 +58,7 @@ fn plant_snapshot(env: &Env) {
         &dir.join("snapshot.bin"),
         &planted("snap-1"),
         "default",
-        "on",
+        ctxlake::snapshot::MemoryMode::On,
         &[claim],
         &[event],
     )
@@ -156,7 +156,7 @@ fn widgets(env: &Env, n: usize) {
         &dir.join("snapshot.bin"),
         "s",
         "default",
-        "on",
+        ctxlake::snapshot::MemoryMode::On,
         &claims,
         &[],
     )

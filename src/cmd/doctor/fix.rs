@@ -16,11 +16,20 @@ pub(super) struct FixOutput {
     /// Whether anything was written (the report is then from a second run).
     pub applied: bool,
     pub files: Vec<FixedFile>,
-    /// `installed`, `skipped`, `declined` or `not_needed`.
-    pub service: &'static str,
+    pub service: ServiceStep,
     /// What only a hand edit can repair.
     pub manual: Vec<String>,
     pub notes: Vec<String>,
+}
+
+/// What became of the sync service offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum ServiceStep {
+    Installed,
+    Skipped,
+    Declined,
+    NotNeeded,
 }
 
 #[derive(Debug, Serialize)]
@@ -56,13 +65,13 @@ pub(super) fn run(
         dry_run: a.dry_run,
         applied: false,
         files: Vec::new(),
-        service: "not_needed",
+        service: ServiceStep::NotNeeded,
         manual: plan.manual,
         notes: Vec::new(),
     };
     if a.dry_run {
         if plan.service {
-            out.service = "skipped";
+            out.service = ServiceStep::Skipped;
             out.notes
                 .push("would offer to install the sync service (`ctxlake service install`)".into());
         }
@@ -77,17 +86,17 @@ pub(super) fn run(
     out.files = files;
     if plan.service {
         out.service = service(a, g, &mut out.notes)?;
-        out.applied |= out.service == "installed";
+        out.applied |= out.service == ServiceStep::Installed;
     }
     Ok(out)
 }
 
-fn service(a: &DoctorArgs, g: &GlobalArgs, notes: &mut Vec<String>) -> Result<&'static str> {
+fn service(a: &DoctorArgs, g: &GlobalArgs, notes: &mut Vec<String>) -> Result<ServiceStep> {
     let yes = a.yes
         || {
             if !super::interactive() {
                 notes.push("skipped the sync service: no terminal to ask on; run `ctxlake service install` (or `ctxlake doctor --fix --yes`)".into());
-                return Ok("skipped");
+                return Ok(ServiceStep::Skipped);
             }
             dialoguer::Confirm::new()
             .with_prompt("Nothing keeps the spool drained. Install the sync service (`ctxlake service install`)?")
@@ -98,11 +107,11 @@ fn service(a: &DoctorArgs, g: &GlobalArgs, notes: &mut Vec<String>) -> Result<&'
         };
     if !yes {
         notes.push("left the sync service alone; `ctxlake service install` installs it".into());
-        return Ok("declined");
+        return Ok(ServiceStep::Declined);
     }
     let file = super::super::service::install_sync(g)?;
     notes.push(format!("installed the sync service: {}", file.display()));
-    Ok("installed")
+    Ok(ServiceStep::Installed)
 }
 
 pub(super) fn render(f: &FixOutput) -> String {

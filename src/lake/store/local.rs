@@ -1,5 +1,6 @@
 //! The lake as a local directory: keys are file paths under its root, create-if-absent
-//! is `link(2)`, and only regular files are objects (see `get`).
+//! is `link(2)`, and only regular files are objects (see `get`), reached only through
+//! real directories (`beneath`).
 
 use std::fs;
 use std::io::{Read, Write};
@@ -7,6 +8,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use super::beneath::{self, Dirs};
 use super::{Created, Object, Skip, SkipCounter, Skips, Store};
 use crate::error::{Error, Result};
 
@@ -35,6 +37,20 @@ impl LocalStore {
         Ok(self.root.join(key))
     }
 
+    /// `key`'s path for a write or a delete: refused when a directory on the way is a
+    /// symlink, which would land the write (or the delete) outside the lake.
+    fn writable(&self, key: &str) -> Result<PathBuf> {
+        let p = self.path(key)?;
+        if let Dirs::Refused(d) = beneath::dirs(&self.root, beneath::folder(key)) {
+            return Err(Error::storage(
+                "lake_symlink",
+                format!("`{}` in the lake is not a directory", d.display()),
+            )
+            .hint("a lake holds only real directories and files: remove that entry"));
+        }
+        Ok(p)
+    }
+
     /// Write to a unique temp file in the key's directory, fsynced.
     fn stage(&self, path: &Path, bytes: &[u8], fsync: bool) -> Result<PathBuf> {
         let dir = path.parent().unwrap_or(&self.root);
@@ -59,12 +75,18 @@ impl LocalStore {
     /// any stat: listing after the last of 100k keys stats none of them.
     fn walk(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
         let dir_part = prefix.rfind('/').map_or("", |i| &prefix[..i]);
-        let start = if dir_part.is_empty() {
-            self.root.clone()
-        } else {
-            self.path(dir_part)?
-        };
+        if !dir_part.is_empty() {
+            crate::lake::keys::validate(dir_part)?;
+        }
         let mut out = Vec::new();
+        let start = match beneath::dirs(&self.root, dir_part) {
+            Dirs::Real(p) => p,
+            Dirs::Missing(_) => return Ok(out),
+            Dirs::Refused(_) => {
+                self.skips.add(Skip::NotRegular);
+                return Ok(out);
+            }
+        };
         let Some(first) = within(dir_part, after) else {
             return Ok(out); // every key under `dir_part` is at or before `after`
         };
@@ -187,9 +209,18 @@ impl Store for LocalStore {
 
     fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
         let p = self.path(key)?;
-        // No symlink is followed (`O_NOFOLLOW`), and a FIFO does not block the open
-        // (`O_NONBLOCK`); what is opened is read only if it is a regular file within
-        // its kind's cap, judged from its size before a byte is read.
+        match beneath::dirs(&self.root, beneath::folder(key)) {
+            Dirs::Real(_) => {}
+            Dirs::Missing(_) => return Ok(None),
+            Dirs::Refused(_) => {
+                self.skips.add(Skip::NotRegular);
+                return Ok(None);
+            }
+        }
+        // No symlink is followed (`O_NOFOLLOW` for the file, `beneath` for the folders on
+        // the way), and a FIFO does not block the open (`O_NONBLOCK`); what is opened is
+        // read only if it is a regular file within its kind's cap, judged from its size
+        // before a byte is read.
         let opened = fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
@@ -228,7 +259,7 @@ impl Store for LocalStore {
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
-        let p = self.path(key)?;
+        let p = self.writable(key)?;
         let tmp = self.stage(&p, bytes, true)?;
         fs::rename(&tmp, &p).map_err(|e| Error::io("cannot publish", &p, e))?;
         crate::fsutil::sync_dir(p.parent().unwrap_or(&self.root))?;
@@ -236,7 +267,7 @@ impl Store for LocalStore {
     }
 
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
-        let p = self.path(key)?;
+        let p = self.writable(key)?;
         // Bulk creates are made durable together by `flush` (one syncfs, not one fsync each).
         let tmp = self.stage(&p, bytes, false)?;
         // link(2) fails with EEXIST if the name is taken: an atomic create-if-absent.
@@ -266,7 +297,7 @@ impl Store for LocalStore {
     }
 
     fn delete(&self, key: &str) -> Result<()> {
-        let p = self.path(key)?;
+        let p = self.writable(key)?;
         match fs::remove_file(&p) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),

@@ -3,6 +3,7 @@
 //! create-if-absent. `LocalStore` (`local`) is a directory; an object store implements
 //! the same trait without touching anything above it.
 
+mod beneath;
 mod local;
 
 pub use local::LocalStore;

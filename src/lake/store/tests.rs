@@ -148,3 +148,47 @@ fn list_after_speed() {
     let after = best(&|| s.list_after("", &last).unwrap().len());
     eprintln!("{n} files: list+filter {full:?}, list_after {after:?}");
 }
+
+/// A symlinked directory inside the lake (the lake root itself may be one) is never
+/// read, listed or written through, and each refused read or listing is counted.
+#[test]
+fn a_symlinked_directory_in_the_lake_is_never_traversed() {
+    let d = tempfile::tempdir().unwrap();
+    let outside = d.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("id_rsa"), b"SECRET").unwrap();
+    let real = d.path().join("real");
+    std::fs::create_dir_all(real.join("f/x")).unwrap();
+    std::os::unix::fs::symlink(&real, d.path().join("root")).unwrap();
+    let s = LocalStore::open(&d.path().join("root")).unwrap();
+    s.put("f/x/ok.json", b"ok").unwrap();
+    std::os::unix::fs::symlink(&outside, real.join("f/x/batches")).unwrap();
+    assert_eq!(
+        s.get("f/x/ok.json").unwrap().unwrap().0,
+        b"ok",
+        "a symlinked root is allowed"
+    );
+    assert!(s.get("f/x/batches/id_rsa").unwrap().is_none());
+    assert!(s.list("f/x/batches/").unwrap().is_empty());
+    assert!(
+        s.list_after("f/x/batches/", "f/x/batches/a")
+            .unwrap()
+            .is_empty()
+    );
+    let keys: Vec<_> = s.list("f/").unwrap().into_iter().map(|o| o.key).collect();
+    assert_eq!(keys, ["f/x/ok.json"]);
+    assert_eq!(s.skipped().not_regular, 4, "{:?}", s.skipped());
+    assert!(s.put("f/x/batches/new.json", b"x").is_err());
+    assert!(s.create("f/x/batches/new2.json", b"x").is_err());
+    assert!(s.delete("f/x/batches/id_rsa").is_err());
+    let mut left: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["id_rsa"],
+        "nothing written or deleted outside the lake"
+    );
+}

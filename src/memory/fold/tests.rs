@@ -131,7 +131,10 @@ proptest! {
         prop_assert_eq!(&got.events, &want.events);
         let mut once = State::default();
         once.apply(all.clone());
-        prop_assert_eq!(state.digest("on"), once.digest("on"));
+        prop_assert_eq!(
+            state.digest(crate::config::MemoryMode::On),
+            once.digest(crate::config::MemoryMode::On)
+        );
         prop_assert_eq!(state.events(), once.events());
         let count = |s| want.claims.iter().filter(|c| c.status == s).count();
         prop_assert_eq!(state.counts(), (count(ClaimStatus::Promoted), count(ClaimStatus::Contested)));

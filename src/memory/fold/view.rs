@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use super::State;
 use super::claim::SortKey;
 use super::list::subject_name;
+use crate::config::MemoryMode;
 use crate::memory::gate::Folded;
 use crate::snapshot::delta::Delta;
 use crate::snapshot::rows::EventRow;
@@ -42,9 +43,9 @@ impl Pending {
 impl State {
     /// The state's name: a digest over the memory mode and every claim's rendering, in
     /// claim order (each claim's hash covers its row and its timeline's sort keys).
-    pub(crate) fn digest(&self, mode: &str) -> String {
+    pub(crate) fn digest(&self, mode: MemoryMode) -> String {
         let mut h = Sha256::new();
-        h.update(mode.as_bytes());
+        h.update(mode.as_str().as_bytes());
         h.update([0]);
         for e in self.claims.entries() {
             h.update(e.5.as_bytes());

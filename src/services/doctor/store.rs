@@ -1,7 +1,8 @@
 //! The store group: reachable (a bounded TCP connect first, so a dead endpoint costs 2 s
 //! rather than the client's retry budget), credentials found (the source named, never the
-//! value), the conditional-write probe, the lake's format marker, clock skew between this
-//! host and the lake, and the p50 latency of five small requests.
+//! value), the conditional-write probe, the lake's format marker, what the last sync
+//! skipped or did not serve, clock skew between this host and the lake, and the p50
+//! latency of five small requests.
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -78,6 +79,7 @@ pub(crate) fn check(paths: &Paths, config: &Config) -> Vec<Check> {
     }
     out.push(format(store.as_ref()));
     out.push(skipped(paths));
+    out.push(unserved(paths));
     out.push(skew(store.as_ref()));
     out.push(latency(store.as_ref()));
     out
@@ -115,6 +117,29 @@ fn skipped(paths: &Paths) -> Check {
     }
     Check::warn(G, name, saw).fix(
         "another host writes objects this build will not read: find and remove them (`ctxlake sync --json` lists the counts per pass), or upgrade that host",
+    )
+}
+
+/// The lake's fleets the last sync did not serve: named, never mirrored or folded here.
+fn unserved(paths: &Paths) -> Check {
+    let name = "other fleets";
+    let last = crate::services::health::read(paths).and_then(|h| h.unserved_fleets);
+    let Some(u) = last.filter(|u| !u.is_empty()) else {
+        return Check::ok(G, name, "this host serves every fleet the lake holds");
+    };
+    let more = if u.count > u.sample.len() {
+        ", …"
+    } else {
+        ""
+    };
+    Check::ok(
+        G,
+        name,
+        format!(
+            "the lake holds {} fleet(s) this host does not mirror or fold ({}{more}); to serve one, set `fleet` in config.toml, or run `ctxlake sync --fleet NAME`: a fleet this host's agents write to is served from then on",
+            u.count,
+            u.sample.join(", ")
+        ),
     )
 }
 

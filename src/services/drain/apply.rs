@@ -1,7 +1,7 @@
 //! The applier: one spool record at a time into the lake's shapes — a host roster's
 //! presence, a session segment, a batch of create-only records — written at each flush.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{Carried, DrainReport, ROSTER_REUSE_MS};
 use crate::error::{Error, Result};
@@ -45,6 +45,8 @@ pub(super) struct Applier<'a> {
     creates: BTreeMap<(String, batch::Area), Vec<Record>>,
     /// Ids the lake already holds, learnt while draining the current spool file.
     pub(super) held: HashSet<String>,
+    /// Fleets this drain's records named: this host's agents use them (`fleet::used`).
+    pub(super) used: BTreeSet<String>,
 }
 
 impl<'a> Applier<'a> {
@@ -71,6 +73,7 @@ impl<'a> Applier<'a> {
             feed: BTreeMap::new(),
             creates: BTreeMap::new(),
             held: HashSet::new(),
+            used: BTreeSet::new(),
         })
     }
 
@@ -101,6 +104,9 @@ impl<'a> Applier<'a> {
         {
             report.bad_lines += 1;
             return Ok(Applied::Refused);
+        }
+        if !self.used.contains(&rec.fleet) {
+            self.used.insert(rec.fleet.clone());
         }
         if !self.marked.contains(&rec.fleet) {
             self.store.create(&keys::fleet_marker(&rec.fleet), b"")?;

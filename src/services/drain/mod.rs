@@ -109,7 +109,10 @@ pub fn drain(
 ) -> Result<DrainReport> {
     let rosters = std::mem::take(&mut carry.rosters);
     let mut applier = Applier::new(store, paths, &mut carry.marked, rosters)?;
-    let report = drain_with(paths, lock_wait, &mut applier, progress)?;
+    let report = drain_with(paths, lock_wait, &mut applier, progress);
+    // Recorded even when the drain failed part way: what it applied is in the lake.
+    crate::fleet::used::record(paths, &applier.used)?;
+    let report = report?;
     carry.rosters = std::mem::take(&mut applier.rosters);
     Ok(report)
 }

@@ -54,7 +54,7 @@ pub(crate) struct Checkpoint {
 pub(crate) struct Published {
     /// The fold's digest: the snapshot id is derived from it and the embedder.
     pub state_digest: String,
-    pub mode: String,
+    pub mode: crate::config::MemoryMode,
     pub claims: usize,
     pub promoted: usize,
     pub contested: usize,

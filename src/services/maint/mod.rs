@@ -61,8 +61,8 @@ pub struct MaintOutput {
     pub fleets: Vec<MaintReport>,
 }
 
-/// `maint` for `only` that fleet, else every fleet the lake holds, after probing the
-/// store and checking its format. A fleet's failure names the fleet and stops the run.
+/// `maint` for `only` that fleet, else every fleet the lake holds that this host serves
+/// (`services::serving`), after probing the store and checking its format. A fleet's failure names the fleet and stops the run.
 /// `progress(done, total)` is called as each fleet's event objects are read.
 pub fn run_observed(
     ctx: &Ctx,
@@ -78,7 +78,14 @@ pub fn run_observed(
             crate::scope::validate_id("fleet", &f)?;
             vec![f]
         }
-        None => crate::lake::fleets(store)?,
+        // Only the fleets this host serves: a marker planted in the lake is no reason
+        // to fold (or even list) a fleet's events.
+        None => {
+            let serves = crate::services::serving::fleets(ctx);
+            let mut in_lake = crate::lake::fleets(store)?;
+            in_lake.retain(|f| serves.contains(f));
+            in_lake
+        }
     };
     let writer = format!("{}-{}", ctx.scope.agent, crate::ulid::new());
     let mut out = MaintOutput {
@@ -134,7 +141,7 @@ fn observed(
     report.bad_lines = loaded.bad_lines;
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
         state_digest: d.clone(),
-        mode: config.memory_mode.as_str().into(),
+        mode: config.memory_mode,
         claims: report.claims,
         promoted: report.promoted,
         contested: report.contested,
@@ -202,7 +209,7 @@ fn unchanged(
     let Some(p) = cp
         .published
         .as_ref()
-        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode.as_str())
+        .filter(|p| loaded.fresh == 0 && p.mode == config.memory_mode)
     else {
         return Ok(None);
     };

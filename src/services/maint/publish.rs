@@ -35,7 +35,7 @@ pub(super) fn publish(
         report.outcome = MaintOutcome::Off;
         return Ok((report, false));
     }
-    let mode = config.memory_mode.as_str();
+    let mode = config.memory_mode;
     let digest = fold.digest(mode);
     let vectors = crate::snapshot::vectors::Vectors::plan(paths, config, fleet);
     report.note = vectors.note.clone();
@@ -79,7 +79,7 @@ pub(super) fn publish(
             sha256: sha.clone(),
             writer: writer.into(),
             built_at: crate::time::now_rfc3339(),
-            mode: mode.into(),
+            mode,
             claims: report.claims,
         };
         let body = crate::error::Error::json_pretty(&manifest)?;
@@ -133,7 +133,7 @@ fn next_seq(latest: Option<u64>) -> Result<u64> {
 fn build(
     paths: &Paths,
     fleet: &str,
-    mode: &str,
+    mode: MemoryMode,
     snapshot_id: &str,
     vectors: &crate::snapshot::vectors::Vectors,
     any_visible: bool,
@@ -167,7 +167,7 @@ fn full(
     base: &std::path::Path,
     snapshot_id: &str,
     fleet: &str,
-    mode: &str,
+    mode: MemoryMode,
     folded: &crate::memory::gate::Folded,
     vectors: &crate::snapshot::vectors::Vectors,
 ) -> Result<Vec<u8>> {

@@ -46,8 +46,8 @@ pub struct MirrorReport {
     pub skipped: Skipped,
 }
 
-/// Which fleets a pass mirrors: every fleet the lake has a marker for, and the host's own
-/// even before it has one (its cache files must exist).
+/// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
+/// in the lake or not yet (their cache files must exist); a fleet only the lake knows, no.
 #[derive(Debug, PartialEq)]
 pub struct Plan {
     pub fleets: Vec<String>,
@@ -59,14 +59,14 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn new(paths: &Paths, store: &dyn Store, in_lake: &[String], own: &str) -> Plan {
-        let mut fleets = in_lake.to_vec();
+    pub fn new(paths: &Paths, store: &dyn Store, lake: &[String], ours: &BTreeSet<String>) -> Plan {
+        let mut fleets = Vec::new();
         let mut empty = Vec::new();
-        if !in_lake.iter().any(|f| f == own) {
-            fleets.push(own.to_string());
-            if state::read(paths, own, &store.url()).is_none() {
-                empty.push(own.to_string());
+        for f in ours {
+            if !lake.contains(f) && state::read(paths, f, &store.url()).is_none() {
+                empty.push(f.clone());
             }
+            fleets.push(f.clone());
         }
         Plan { fleets, empty }
     }

@@ -6,6 +6,7 @@ use super::state::State;
 use crate::cache::{Presence, SessionDigest};
 use crate::fleet::Lease;
 use crate::time::format_ms;
+use crate::vocab::SessionOutcome;
 
 /// Live sessions and the leases in force at lake time `lake_now`.
 pub(super) fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
@@ -43,7 +44,11 @@ pub(super) fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDig
         let seen = presence_at(&d.agent, &d.session).map_or(s.seen_ms, |t| t.max(s.seen_ms));
         if d.ended_at.is_none() {
             let idle = lake_now - seen > idle_ms;
-            d.outcome = if idle { "abandoned" } else { "running" }.into();
+            d.outcome = if idle {
+                SessionOutcome::Abandoned
+            } else {
+                SessionOutcome::Running
+            };
         }
         out.push(d);
     }
@@ -55,9 +60,9 @@ pub(super) fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDig
             continue;
         }
         let outcome = match (p.ended_at_ms, lake_now - seen > idle_ms) {
-            (Some(_), _) => "clean",
-            (None, true) => "abandoned",
-            (None, false) => "running",
+            (Some(_), _) => SessionOutcome::Clean,
+            (None, true) => SessionOutcome::Abandoned,
+            (None, false) => SessionOutcome::Running,
         };
         out.push(SessionDigest {
             session: p.session.clone(),
@@ -70,7 +75,7 @@ pub(super) fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDig
                 .filter(|r| !r.is_empty()),
             started_at: format_ms(p.started_at_ms.unwrap_or(*seen)),
             ended_at: p.ended_at_ms.map(format_ms),
-            outcome: outcome.into(),
+            outcome,
             files_touched: p.leases.iter().map(|l| l.path.clone()).collect(),
             ..SessionDigest::default()
         });

@@ -74,7 +74,13 @@ fn a_fleet_missing_from_the_lake_costs_no_request() {
     claim(&writer, &store, "f", 0);
     let config = crate::config::Config::default();
     let pass = |store: &Logged| {
-        let plan = Plan::new(&reader, store, &crate::lake::fleets(store).unwrap(), "mine");
+        let serves = BTreeSet::from(["f".to_string(), "mine".to_string()]);
+        let plan = Plan::new(
+            &reader,
+            store,
+            &crate::lake::fleets(store).unwrap(),
+            &serves,
+        );
         store.take();
         mirror_all(&reader, &config, store, &plan, |_| Ok(())).unwrap();
         (plan.empty, store.take())
@@ -98,23 +104,26 @@ fn a_fleet_missing_from_the_lake_costs_no_request() {
     assert_eq!(agents(&reader, "mine"), Some(1));
 }
 
-/// The plan: every fleet with a marker, plus the host's own; the own one costs nothing
-/// only while the lake lacks it and this host never mirrored it from this lake.
+/// The plan: the served fleets the lake has a marker for, and the served ones it lacks;
+/// one the lake lacks costs nothing only while this host never mirrored it from this
+/// lake. A fleet only the lake has is not in the plan.
 #[test]
-fn the_plan_lists_a_missing_own_fleet_only_if_it_was_mirrored_before() {
+fn the_plan_keeps_to_served_fleets_and_lists_a_missing_one_only_if_mirrored_before() {
     let d = tempfile::tempdir().unwrap();
     let store = Logged::open(&d.path().join("lake"));
     let paths = home(d.path(), "r");
-    let lake = ["f".to_string()];
-    let plan = Plan::new(&paths, &store, &lake, "f");
-    assert_eq!((plan.fleets.as_slice(), plan.empty.len()), (&lake[..], 0));
-    let plan = Plan::new(&paths, &store, &lake, "mine");
+    let lake = ["f".to_string(), "theirs".to_string()];
+    let serves = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<BTreeSet<_>>();
+    let plan = Plan::new(&paths, &store, &lake, &serves(&["f"]));
+    assert_eq!(plan.fleets, ["f"]);
+    assert!(plan.empty.is_empty());
+    let plan = Plan::new(&paths, &store, &lake, &serves(&["f", "mine"]));
     assert_eq!(plan.fleets, ["f", "mine"]);
     assert_eq!(plan.empty, ["mine"]);
     // Mirrored from this lake before (its marker since gone): listed as usual.
     let config = crate::config::Config::default();
     mirror(&paths, &config, &store, "mine").unwrap();
-    let plan = Plan::new(&paths, &store, &lake, "mine");
+    let plan = Plan::new(&paths, &store, &lake, &serves(&["f", "mine"]));
     assert!(plan.empty.is_empty(), "{plan:?}");
     assert_eq!(plan.fleets, ["f", "mine"]);
 }

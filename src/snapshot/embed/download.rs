@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::verify::{FILES, KNOWN};
+use crate::error::{Error, Result};
 
 /// The pinned revision of `sentence-transformers/all-MiniLM-L6-v2` on huggingface.co.
 /// Independent public projects cite this commit with the very sha256 of
@@ -41,22 +42,21 @@ pub(crate) struct Fetched {
 /// Fetch the files from `base` (`<base>/<file>`) into a staging directory beside `dest`,
 /// verifying each, then replace `dest`. On any failure `dest` is untouched; a partial file
 /// stays staged for the next run to resume, a file that failed its hash does not.
-pub(crate) fn download(base: &str, dest: &Path, progress: Progress) -> Result<Fetched, String> {
+pub(crate) fn download(base: &str, dest: &Path, progress: Progress) -> Result<Fetched> {
     let staging = staging_dir(dest)?;
-    std::fs::create_dir_all(&staging)
-        .map_err(|e| format!("cannot create `{}`: {e}", staging.display()))?;
+    std::fs::create_dir_all(&staging).map_err(|e| Error::io("cannot create", &staging, e))?;
     // reqwest is built without a bundled TLS provider; installing twice is harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the HTTP client: {e}"))?;
+        .map_err(|e| Error::storage("model_download", "cannot start the HTTP client").source(e))?;
     let client = reqwest::Client::builder()
         .connect_timeout(CONNECT_TIMEOUT)
         .read_timeout(READ_TIMEOUT)
         .user_agent(concat!("ctxlake/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        .map_err(|e| net(format!("cannot build the HTTP client: {e}")))?;
     let total: u64 = FILES.iter().map(|n| expected(n)).sum();
     let mut fetched = Fetched::default();
     let mut before = 0u64;
@@ -78,9 +78,14 @@ pub(crate) fn download(base: &str, dest: &Path, progress: Progress) -> Result<Fe
             // one is fetched, and is never resumed from.
             if let Err(why) = verify_one(&part, name) {
                 let _ = std::fs::remove_file(&part);
-                return Err(format!("`{url}`: {why}"));
+                return Err(Error::refused(
+                    "model_download",
+                    format!("`{url}`: {}", why.one_line()),
+                ));
             }
-            std::fs::rename(&part, &done).map_err(|e| format!("cannot stage `{name}`: {e}"))?;
+            std::fs::rename(&part, &done).map_err(|e| {
+                Error::storage("model_download", format!("cannot stage `{name}`")).source(e)
+            })?;
         }
         before += expected(name);
         progress(before, total);
@@ -91,20 +96,24 @@ pub(crate) fn download(base: &str, dest: &Path, progress: Progress) -> Result<Fe
 
 /// One whole file against the published size and sha256, hashed a block at a time (the
 /// weights are 87 MiB: never all in memory).
-fn verify_one(path: &Path, name: &str) -> Result<(), String> {
+fn verify_one(path: &Path, name: &str) -> Result<()> {
     use sha2::Digest;
-    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let unreadable =
+        |e| Error::storage("model_download", format!("cannot read `{name}`")).source(e);
+    let mut f = std::fs::File::open(path).map_err(unreadable)?;
     let mut hasher = sha2::Sha256::new();
-    let len =
-        std::io::copy(&mut f, &mut hasher).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let len = std::io::copy(&mut f, &mut hasher).map_err(unreadable)?;
     let sha = crate::digest::hex(&hasher.finalize());
     let ok = KNOWN
         .iter()
         .any(|(n, size, hash)| *n == name && *size == len && *hash == sha);
     match ok {
         true => Ok(()),
-        false => Err(format!(
-            "`{name}` has sha256 {sha}, not the published all-MiniLM-L6-v2 file (corrupt, or another file): refused"
+        false => Err(Error::refused(
+            "model_download",
+            format!(
+                "`{name}` has sha256 {sha}, not the published all-MiniLM-L6-v2 file (corrupt, or another file): refused"
+            ),
         )),
     }
 }
@@ -118,10 +127,8 @@ fn expected(name: &str) -> u64 {
 }
 
 /// `<parent>/.<name>.download`: kept between runs, so a second run resumes.
-fn staging_dir(dest: &Path) -> Result<PathBuf, String> {
-    let parent = dest
-        .parent()
-        .ok_or_else(|| format!("`{}` has no parent directory", dest.display()))?;
+fn staging_dir(dest: &Path) -> Result<PathBuf> {
+    let parent = super::install::parent(dest)?;
     let name = dest
         .file_name()
         .map_or("model".into(), |n| n.to_string_lossy());
@@ -137,7 +144,7 @@ async fn fetch_file(
     size: u64,
     report: &mut dyn FnMut(u64),
     fetched: &mut Fetched,
-) -> Result<(), String> {
+) -> Result<()> {
     let mut last_error = String::new();
     let at_start = std::fs::metadata(part).map_or(0, |m| m.len());
     if at_start <= size {
@@ -156,7 +163,7 @@ async fn fetch_file(
         report(have);
         match attempt(client, url, part, have, size, report, fetched).await {
             Ok(()) => {}
-            Err(Attempt::Fatal(why)) => return Err(why),
+            Err(Attempt::Fatal(why)) => return Err(net(why)),
             Err(Attempt::Retry(why)) => last_error = why,
         }
     }
@@ -164,9 +171,14 @@ async fn fetch_file(
     if have == size {
         return Ok(());
     }
-    Err(format!(
+    Err(net(format!(
         "`{url}` stopped at {have} of {size} bytes after {TRIES} tries ({last_error}); run the command again to resume"
-    ))
+    )))
+}
+
+/// The server or the network failed the download; the message says how.
+fn net(why: String) -> Error {
+    Error::storage("model_download", why)
 }
 
 enum Attempt {

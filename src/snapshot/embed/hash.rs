@@ -13,7 +13,7 @@ impl Embedder for HashEmbedder {
     fn id(&self) -> &'static str {
         ID
     }
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+    fn embed_batch(&self, texts: &[&str]) -> crate::error::Result<Vec<Vec<f32>>> {
         Ok(texts.iter().map(|t| self.embed(t)).collect())
     }
 }

@@ -7,6 +7,8 @@
 use std::fs::File;
 use std::path::Path;
 
+use crate::error::{Error, Result};
+
 /// A read-only map of a whole file, kept alive as long as anything reads from it.
 pub(crate) struct Mapped {
     map: memmap2::Mmap,
@@ -15,9 +17,8 @@ pub(crate) struct Mapped {
 impl Mapped {
     /// Map `path`, which must be exactly `expected_len` bytes (the size `verify::check`
     /// accepted: a file replaced by another size since then is refused, not read).
-    pub fn open(path: &Path, expected_len: u64) -> Result<Mapped, String> {
-        let file =
-            File::open(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+    pub fn open(path: &Path, expected_len: u64) -> Result<Mapped> {
+        let file = File::open(path).map_err(|e| Error::io("cannot open", path, e))?;
         // SAFETY: `Mmap::map` is unsafe because the mapped bytes could change or vanish
         // while a `&[u8]` into them is alive. Here:
         // - the map is private and read-only: this process never writes through it;
@@ -32,14 +33,14 @@ impl Mapped {
         //   use those bytes until the process restarts, as a read buffer would not. Both
         //   need a hand editing the model directory under a running `ctxlake mcp`.
         #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .map_err(|e| format!("cannot map `{}`: {e}", path.display()))?;
+        let map =
+            unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io("cannot map", path, e))?;
         if map.len() as u64 != expected_len {
-            return Err(format!(
+            return Err(super::verify::unusable(format!(
                 "`{}` changed size while loading ({} bytes, expected {expected_len})",
                 path.display(),
                 map.len()
-            ));
+            )));
         }
         Ok(Mapped { map })
     }

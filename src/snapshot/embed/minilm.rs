@@ -12,8 +12,9 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use super::bert::{Bert, BertConfig, device};
 use super::mapped::Mapped;
-use super::verify::{self, Stamp};
+use super::verify::{self, Stamp, unusable};
 use super::words::WordTable;
+use crate::error::{Error, Result};
 
 pub(crate) const ID: &str = "minilm-l6-v2";
 pub(crate) const DIM: usize = 384;
@@ -27,20 +28,18 @@ pub(crate) struct MiniLm {
     bert: Bert,
 }
 
-/// Why a model directory could not be used: shown as a note, never as a search error.
-pub(crate) type LoadError = String;
-
 impl MiniLm {
     /// Verify `dir` (see [`verify::check`]) and load it; `marker` remembers a verified state.
-    pub fn load(dir: &Path, marker: &Path) -> Result<MiniLm, LoadError> {
+    /// An error is shown as a note (`select`), never as a search error.
+    pub fn load(dir: &Path, marker: &Path) -> Result<MiniLm> {
         let stamps = verify::check(dir, marker)?;
         let config: BertConfig = serde_json::from_slice(&read(dir, "config.json")?)
-            .map_err(|e| format!("`config.json` is not a BERT config: {e}"))?;
+            .map_err(|e| unusable(format!("`config.json` is not a BERT config: {e}")))?;
         if config.hidden_size != DIM || config.hidden_act != "gelu" {
-            return Err(format!(
+            return Err(unusable(format!(
                 "`config.json` describes a {}-wide `{}` model, not all-MiniLM-L6-v2",
                 config.hidden_size, config.hidden_act
-            ));
+            )));
         }
         let tokenizer = tokenizer(dir)?;
         // Mapped, not read: the weights are copied once from the page cache, and the
@@ -50,18 +49,19 @@ impl MiniLm {
             .find(|(name, ..)| name == WEIGHTS)
             .map_or(0, |(_, size, _)| *size);
         let map = Arc::new(Mapped::open(&dir.join(WEIGHTS), size)?);
-        let unfit = |e: String| format!("`{WEIGHTS}` does not fit all-MiniLM-L6-v2: {e}");
-        let words = WordTable::new(map.clone(), config.vocab_size, DIM).map_err(unfit)?;
+        let unfit = |e: String| unusable(format!("`{WEIGHTS}` does not fit all-MiniLM-L6-v2: {e}"));
+        let words =
+            WordTable::new(map.clone(), config.vocab_size, DIM).map_err(|e| unfit(e.one_line()))?;
         let (dev, dtype) = device();
         let vb = candle_nn::VarBuilder::from_slice_safetensors(map.bytes(), dtype, &dev)
-            .map_err(|e| format!("`{WEIGHTS}` cannot be read: {e}"))?;
+            .map_err(|e| unusable(format!("`{WEIGHTS}` cannot be read: {e}")))?;
         let file = SliceSafetensors::new(map.bytes()).map_err(|e| unfit(e.to_string()))?;
         let bert = Bert::load(vb, &file, words, &config).map_err(|e| unfit(e.to_string()))?;
         Ok(MiniLm { tokenizer, bert })
     }
 
     /// Unit vectors, one per text, in order.
-    pub fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, LoadError> {
+    pub fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let mut out = Vec::with_capacity(texts.len());
         for chunk in texts.chunks(BATCH) {
             out.extend(self.forward(chunk)?);
@@ -69,11 +69,11 @@ impl MiniLm {
         Ok(out)
     }
 
-    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, LoadError> {
+    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let enc = self
             .tokenizer
             .encode_batch(texts.to_vec(), true)
-            .map_err(|e| format!("tokenizer: {e}"))?;
+            .map_err(|e| inference(format!("tokenizer: {e}")))?;
         let seq = enc.iter().map(|e| e.len()).max().unwrap_or(0).max(1);
         let mut ids = Vec::with_capacity(texts.len() * seq);
         let mut mask = Vec::with_capacity(texts.len() * seq);
@@ -102,8 +102,13 @@ impl MiniLm {
             Some(pool) => pool.install(run),
             None => run(),
         }
-        .map_err(|e| format!("inference failed: {e}"))
+        .map_err(|e| inference(format!("inference failed: {e}")))
     }
+}
+
+/// The model loaded but could not embed these texts.
+fn inference(why: String) -> Error {
+    Error::internal("embed", why)
 }
 
 /// Batches up to this many texts (a query) run on one thread.
@@ -122,16 +127,16 @@ fn one_thread() -> Option<&'static rayon::ThreadPool> {
 
 const WEIGHTS: &str = "model.safetensors";
 
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>, LoadError> {
-    std::fs::read(dir.join(name))
-        .map_err(|e| format!("cannot read `{}`: {e}", dir.join(name).display()))
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
+    let p = dir.join(name);
+    std::fs::read(&p).map_err(|e| Error::io("cannot read", &p, e))
 }
 
 /// The WordPiece tokenizer from `tokenizer.json`, padding a batch to its longest text and
 /// truncating at sentence-transformers' limit.
-fn tokenizer(dir: &Path) -> Result<Tokenizer, LoadError> {
+fn tokenizer(dir: &Path) -> Result<Tokenizer> {
     let mut tokenizer = Tokenizer::from_bytes(read(dir, "tokenizer.json")?)
-        .map_err(|e| format!("`tokenizer.json` cannot be read: {e}"))?;
+        .map_err(|e| unusable(format!("`tokenizer.json` cannot be read: {e}")))?;
     tokenizer.with_padding(Some(PaddingParams {
         strategy: PaddingStrategy::BatchLongest,
         ..Default::default()
@@ -141,28 +146,28 @@ fn tokenizer(dir: &Path) -> Result<Tokenizer, LoadError> {
             max_length: MAX_TOKENS,
             ..Default::default()
         }))
-        .map_err(|e| format!("tokenizer truncation: {e}"))?;
+        .map_err(|e| unusable(format!("tokenizer truncation: {e}")))?;
     Ok(tokenizer)
 }
 
-/// The process's last load of each directory: the model, kept; or why it failed, with
-/// the directory's stamps then. A missing or corrupt model so costs a few `stat`s per
+/// The process's last load of each directory: the model, kept; or why it failed (in one
+/// line, said again to each later caller), with the directory's stamps then. A missing or corrupt model so costs a few `stat`s per
 /// search, not a sha256 of 90 MB, and a model installed or repaired while `ctxlake mcp`
 /// runs (new stamps) is loaded by the next search.
 enum Slot {
     Loaded(Arc<MiniLm>),
-    Failed(Option<Vec<Stamp>>, LoadError),
+    Failed(Option<Vec<Stamp>>, String),
 }
 
 static LOADED: Mutex<Vec<(PathBuf, Slot)>> = Mutex::new(Vec::new());
 
 /// The model in `dir`, loading it on first use (see [`Slot`]).
-pub(crate) fn shared(dir: &Path, marker: &Path) -> Result<Arc<MiniLm>, LoadError> {
+pub(crate) fn shared(dir: &Path, marker: &Path) -> Result<Arc<MiniLm>> {
     let mut slots = LOADED.lock().unwrap_or_else(|p| p.into_inner());
     let stamps = verify::stamp(dir).ok();
     match slots.iter().find(|(d, _)| d == dir).map(|(_, s)| s) {
         Some(Slot::Loaded(m)) => return Ok(m.clone()),
-        Some(Slot::Failed(then, why)) if *then == stamps => return Err(why.clone()),
+        Some(Slot::Failed(then, why)) if *then == stamps => return Err(unusable(why.clone())),
         _ => {}
     }
     let (slot, result) = match MiniLm::load(dir, marker) {
@@ -170,7 +175,7 @@ pub(crate) fn shared(dir: &Path, marker: &Path) -> Result<Arc<MiniLm>, LoadError
             let m = Arc::new(m);
             (Slot::Loaded(m.clone()), Ok(m))
         }
-        Err(why) => (Slot::Failed(stamps, why.clone()), Err(why)),
+        Err(why) => (Slot::Failed(stamps, why.one_line()), Err(why)),
     };
     slots.retain(|(d, _)| d != dir);
     slots.push((dir.to_path_buf(), slot));
@@ -181,7 +186,7 @@ impl super::Embedder for MiniLm {
     fn id(&self) -> &'static str {
         ID
     }
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         MiniLm::embed_batch(self, texts)
     }
 }

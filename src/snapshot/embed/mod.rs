@@ -20,7 +20,7 @@ pub trait Embedder: Send + Sync {
     /// Stored beside the vectors (`hash-v1`, `minilm-l6-v2`).
     fn id(&self) -> &'static str;
     /// Unit vectors, one per text, in order (all zeros for text without features).
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String>;
+    fn embed_batch(&self, texts: &[&str]) -> crate::error::Result<Vec<Vec<f32>>>;
 }
 
 /// A unit vector as i8, scaled so its largest component is ±127: the scale cancels in

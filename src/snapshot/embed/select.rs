@@ -28,13 +28,15 @@ fn marker(paths: &Paths, dir: &Path) -> PathBuf {
 }
 
 /// all-MiniLM-L6-v2 from the configured directory (loaded once per process), or why not.
-pub(crate) fn minilm(paths: &Paths, config: &Config) -> Result<Arc<MiniLm>, String> {
+/// The error's one line is the note a search or `maint` shows.
+pub(crate) fn minilm(paths: &Paths, config: &Config) -> crate::error::Result<Arc<MiniLm>> {
     let dir = model_dir(paths, config);
     minilm::shared(&dir, &marker(paths, &dir)).map_err(|why| {
-        format!(
-            "the minilm model in `{}` cannot be used ({why}); using the hash embedder. Install it with `ctxlake memory model install`",
-            dir.display()
-        )
+        super::verify::unusable(format!(
+            "the minilm model in `{}` cannot be used ({}); using the hash embedder. Install it with `ctxlake memory model install`",
+            dir.display(),
+            why.one_line()
+        ))
     })
 }
 
@@ -58,7 +60,7 @@ pub(crate) fn configured(paths: &Paths, config: &Config) -> (Arc<dyn Embedder>, 
     }
     match minilm(paths, config) {
         Ok(m) => (m, None),
-        Err(note) => (Arc::new(HashEmbedder), Some(note)),
+        Err(note) => (Arc::new(HashEmbedder), Some(note.one_line())),
     }
 }
 

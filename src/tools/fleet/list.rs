@@ -1,7 +1,8 @@
-//! The fleets this host knows: configured for, mirrored (`cache/<fleet>/`), or served
-//! (`ctxlake mcp`'s call log names each call's fleet), each with its live agents and
-//! last activity. `ctxlake fleet list` shows it; open-mode `fleet_status` without a
-//! `fleet` includes it, so an agent can discover fleets without a ninth tool.
+//! The fleets this host knows: configured for, mirrored (`cache/<fleet>/`, of a fleet it
+//! serves: `services::serving`), or served (`ctxlake mcp`'s call log names each call's
+//! fleet), each with its live agents and last activity. `ctxlake fleet list` shows it;
+//! open-mode `fleet_status` without a `fleet` includes it, so an agent can discover
+//! fleets without a ninth tool.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -68,13 +69,17 @@ pub fn fleets(ctx: &Ctx) -> Vec<FleetRow> {
         r.configured |= *f == ctx.scope.fleet;
         rows.insert(f.clone(), r);
     }
-    for f in mirrored(ctx) {
+    let served = served(ctx);
+    // A cache left by an older build (or a fleet no longer served) is not this host's.
+    let mut serves = crate::services::serving::local(ctx);
+    serves.extend(served.keys().cloned());
+    for f in mirrored(ctx).into_iter().filter(|f| serves.contains(f)) {
         let mut r = get(&mut rows, &f);
         r.mirrored = true;
         cached_activity(ctx, &mut r);
         rows.insert(f, r);
     }
-    for (f, ts) in served(ctx) {
+    for (f, ts) in served {
         let mut r = get(&mut rows, &f);
         r.served = true;
         newer(&mut r.last_activity, &ts);
@@ -145,7 +150,7 @@ fn cached_activity(ctx: &Ctx, r: &mut FleetRow) {
 }
 
 /// Fleets named in the newest call logs, with the newest call in each.
-fn served(ctx: &Ctx) -> BTreeMap<String, String> {
+pub(crate) fn served(ctx: &Ctx) -> BTreeMap<String, String> {
     let mut logs: Vec<_> = std::fs::read_dir(ctx.paths.logs())
         .into_iter()
         .flatten()
@@ -205,6 +210,9 @@ mod tests {
             )
             .unwrap();
         }
+        // This host's agents used both, so it serves (and lists) them.
+        let used = std::collections::BTreeSet::from(["a".to_string(), "b".to_string()]);
+        crate::fleet::used::record(&paths, &used).unwrap();
         let mut ctx = Ctx::fallback(paths);
         let names =
             |ctx: &Ctx| -> Vec<String> { fleets(ctx).into_iter().map(|r| r.fleet).collect() };

@@ -94,7 +94,15 @@ fn populate(env: &Env) {
         ),
     );
     let snap = env.ctxlake_home().join("cache/default/snapshot.bin");
-    ctxlake::snapshot::build::build(&snap, "snap-1", "default", "on", &[claim], &[event]).unwrap();
+    ctxlake::snapshot::build::build(
+        &snap,
+        "snap-1",
+        "default",
+        ctxlake::snapshot::MemoryMode::On,
+        &[claim],
+        &[event],
+    )
+    .unwrap();
 }
 
 #[test]

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::G;
 use crate::auth::Store;
+use crate::error::{Error, Result};
 use crate::install::Runtime;
 use crate::services::doctor::Inputs;
 use crate::services::doctor::report::Check;
@@ -50,7 +51,7 @@ pub(super) fn check(i: &Inputs, rt: Runtime, entry: &Value, shown: &str) -> Chec
     let known = if addr.ip().is_loopback() {
         match Store::load(&i.paths.mcp_tokens()) {
             Ok(store) => Ok(store.and_then(|s| s.find(&secret).map(|p| p.name.clone()))),
-            Err(e) => Err(e.message),
+            Err(e) => Err(e),
         }
     } else {
         probe(addr, url, &secret)
@@ -67,7 +68,11 @@ pub(super) fn check(i: &Inputs, rt: Runtime, entry: &Value, shown: &str) -> Chec
             format!("${var} holds a token {url} does not know: revoked, or never made there"),
         )
         .fix(new),
-        Err(why) => Check::warn(G, name, format!("cannot check ${var} against {url}: {why}")),
+        Err(why) => Check::warn(
+            G,
+            name,
+            format!("cannot check ${var} against {url}: {}", why.message),
+        ),
     }
 }
 
@@ -114,7 +119,7 @@ fn socket_of(url: &str) -> Option<SocketAddr> {
 
 /// Ask the server itself: an authenticated `server/discover` answered 401 means the token
 /// is not one it knows. `Ok(Some(_))` carries no name (another host's store is not ours).
-fn probe(addr: SocketAddr, url: &str, secret: &str) -> Result<Option<String>, String> {
+fn probe(addr: SocketAddr, url: &str, secret: &str) -> Result<Option<String>> {
     let path = url
         .strip_prefix("http://")
         .and_then(|r| r.find('/').map(|i| &r[i..]))
@@ -132,11 +137,15 @@ fn probe(addr: SocketAddr, url: &str, secret: &str) -> Result<Option<String>, St
         s.read_to_string(&mut out)?;
         Ok(out)
     })()
-    .map_err(|e| e.to_string())?;
+    // The check's line says why in the OS's words, as the token store's error does.
+    .map_err(|e| Error::storage("token_probe", e.to_string()))?;
     match answer.split_whitespace().nth(1) {
         Some("401") => Ok(None),
         Some("200") => Ok(Some("(the server's)".into())),
-        other => Err(format!("it answered {}", other.unwrap_or("nothing"))),
+        other => Err(Error::refused(
+            "token_probe",
+            format!("it answered {}", other.unwrap_or("nothing")),
+        )),
     }
 }
 
