@@ -271,6 +271,7 @@ mod tests {
             requests,
             gets,
             skipped: Default::default(),
+            unserved_fleets: Default::default(),
         };
         assert!(!busy(&out(0, 0, 5)), "an idle remote pass: listings only");
         assert!(busy(&out(1, 0, 5)), "a local write drained");
