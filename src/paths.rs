@@ -93,13 +93,18 @@ pub fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-/// The object-store providers' own variables (`AWS_*`, `AZURE_*`, `MSI_ENDPOINT`): the
-/// credential chains read them. Captured here and handed to the store, so storage reads
-/// no environment of its own.
+/// The object-store providers' own variables (`AWS_*`, `AZURE_*`, `MSI_ENDPOINT`, the
+/// emulator's `AZURITE_BLOB_STORAGE_URL`): the credential chains read them. Captured here
+/// and handed to the store, so storage reads no environment of its own.
 pub fn provider_vars() -> Vec<(String, String)> {
     std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .filter(|(k, _)| k.starts_with("AWS_") || k.starts_with("AZURE_") || k == "MSI_ENDPOINT")
+        .filter(|(k, _)| {
+            k.starts_with("AWS_")
+                || k.starts_with("AZURE_")
+                || k == "MSI_ENDPOINT"
+                || k == "AZURITE_BLOB_STORAGE_URL"
+        })
         .collect()
 }
 

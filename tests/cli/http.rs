@@ -1,8 +1,11 @@
 //! `ctxlake mcp --http` as a real process on a loopback port: the security defaults (403,
 //! 401 on loopback too, `--no-auth` on loopback only, 413, parse errors), sessions ending in
 //! 404, pinned fleets kept apart, and initialize → tools/list → tools/call in both eras.
-//! Token principals: `http/principals.rs`; deadlines and caps: `http/stall.rs`.
+//! Token principals: `http/principals.rs`; deadlines and caps: `http/stall.rs`; slow calls
+//! never starving `initialize` and the dashboard: `http/busy.rs`.
 
+#[path = "http/busy.rs"]
+mod busy;
 #[path = "http/client.rs"]
 pub mod client;
 #[path = "http/install.rs"]

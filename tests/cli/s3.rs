@@ -3,6 +3,8 @@
 //! `sync` and `maint` take effect exactly once, and that a store ignoring conditional
 //! writes is refused.
 
+#[path = "s3/keys.rs"]
+mod keys;
 #[path = "s3/moto.rs"]
 pub(crate) mod moto;
 #[path = "s3/proxy.rs"]

@@ -10,6 +10,8 @@ use object_store::ObjectStore;
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::azure::MicrosoftAzureBuilder;
 
+use super::list::Lister;
+use super::{azlist, listing};
 use crate::config::S3Options;
 use crate::error::{Error, Result};
 
@@ -119,10 +121,19 @@ pub(super) fn parse(url: &str) -> Result<Location> {
     })
 }
 
-/// The client for `loc`, built from its provider's environment. Makes no request.
-pub(super) fn build(loc: &Location, access: Access) -> object_store::Result<Arc<dyn ObjectStore>> {
+/// The client for `loc`, built from its provider's environment, and the lenient
+/// listing beside it (`listing`, `azlist`). Makes no request.
+pub(super) fn build(
+    loc: &Location,
+    access: Access,
+) -> object_store::Result<(Arc<dyn ObjectStore>, Option<Lister>)> {
     Ok(match loc.provider {
-        Provider::S3 => Arc::new(s3_builder(loc, access).build()?),
+        Provider::S3 => {
+            let b = s3_builder(loc, access);
+            let s3 = b.clone().build()?;
+            let lister = listing::Lister::new(&b, Arc::clone(s3.credentials()))?;
+            (Arc::new(s3), lister.map(Lister::S3))
+        }
         // `AZURE_STORAGE_ACCOUNT_NAME` and a key, SAS token or identity; the emulator
         // (Azurite) with `AZURE_STORAGE_USE_EMULATOR=true` (+ `AZURITE_BLOB_STORAGE_URL`).
         Provider::Azure => {
@@ -135,7 +146,16 @@ pub(super) fn build(loc: &Location, access: Access) -> object_store::Result<Arc<
             if let Some((_, v)) = access.env.iter().find(|(k, _)| k == "MSI_ENDPOINT") {
                 b = b.with_msi_endpoint(v);
             }
-            Arc::new(b.with_container_name(&loc.bucket).build()?)
+            let b = b.with_container_name(&loc.bucket);
+            let az = b.clone().build()?;
+            let emulator = access
+                .env
+                .iter()
+                .find(|(k, _)| k == "AZURITE_BLOB_STORAGE_URL");
+            let emulator = emulator.map(|(_, v)| v.as_str());
+            let lister =
+                azlist::Lister::new(&b, &loc.bucket, Arc::clone(az.credentials()), emulator)?;
+            (Arc::new(az), Some(Lister::Azure(lister)))
         }
     })
 }

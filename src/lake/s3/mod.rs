@@ -5,7 +5,10 @@
 //! Credentials come only from the provider's standard chain (for S3: environment,
 //! container and instance roles); nothing here ever prints or stores them.
 
+mod azlist;
 mod clock;
+mod list;
+mod listing;
 mod location;
 mod settle;
 
@@ -13,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use std::sync::Arc;
 
-use futures_util::{StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, stream};
 use object_store::path::Path as OsPath;
 use object_store::{ObjectStore, ObjectStoreExt};
 
@@ -30,6 +33,8 @@ const IN_FLIGHT: usize = 32;
 pub(crate) struct S3Store {
     rt: tokio::runtime::Runtime,
     os: Arc<dyn ObjectStore>,
+    /// The listing, read leniently (`listing`, `azlist`); `None`: object_store lists.
+    lister: Option<list::Lister>,
     /// `s3://bucket/prefix` as configured (never with credentials: the chain holds those).
     url: String,
     provider: location::Provider,
@@ -49,7 +54,7 @@ impl S3Store {
         // reqwest is built without a bundled TLS provider (ring keeps the binary lean);
         // installing it twice is harmless, so every open tries.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let os = location::build(&loc, access)
+        let (os, lister) = location::build(&loc, access)
             .map_err(|e| Error::usage("invalid_store", format!("cannot use `{url}`")).source(e))?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -58,6 +63,7 @@ impl S3Store {
         Ok(S3Store {
             rt,
             os,
+            lister,
             url: url.trim_end_matches('/').to_string(),
             provider: loc.provider,
             prefix: loc.prefix,
@@ -79,10 +85,6 @@ impl S3Store {
             )
             .source(e)
         })
-    }
-
-    fn key_of(&self, p: &OsPath) -> Option<String> {
-        p.as_ref().strip_prefix(&self.prefix).map(str::to_string)
     }
 
     fn count(&self) {
@@ -132,57 +134,6 @@ impl S3Store {
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(self.fail("read", key, e)),
         }
-    }
-}
-
-impl S3Store {
-    /// List `prefix`, from after the key `after` when given (S3 `start-after`).
-    fn list_from(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
-        self.rt.block_on(self.list_async(prefix, after))
-    }
-
-    async fn list_async(&self, prefix: &str, after: Option<&str>) -> Result<Vec<Object>> {
-        // object_store lists whole folders; a key prefix lists its folder and filters.
-        let dir = prefix.rfind('/').map_or("", |i| &prefix[..i]);
-        let full = format!("{}{dir}", self.prefix);
-        let bad = |e| Error::storage("bad_key", format!("refusing prefix `{prefix}`")).source(e);
-        let root = (!full.is_empty())
-            .then(|| OsPath::parse(full.trim_end_matches('/')))
-            .transpose()
-            .map_err(bad)?;
-        let offset = after
-            .map(|a| OsPath::parse(format!("{}{a}", self.prefix)))
-            .transpose()
-            .map_err(bad)?;
-        self.count();
-        let stream = match &offset {
-            Some(o) => self.os.list_with_offset(root.as_ref(), o),
-            None => self.os.list(root.as_ref()),
-        };
-        let metas: Vec<object_store::ObjectMeta> = stream
-            .try_collect()
-            .await
-            .map_err(|e| self.fail("list", prefix, e))?;
-        let mut out: Vec<Object> = metas
-            .into_iter()
-            .filter_map(|m| {
-                let key = self.key_of(&m.location)?;
-                // A name no key may have (a C1 control, say) is left out here: asked
-                // for later, it would fail a whole round of reads.
-                if keys::validate(&key).is_err() {
-                    self.skips.add(Skip::BadKey);
-                    return None;
-                }
-                let newer = after.is_none_or(|a| key.as_str() > a);
-                (newer && key.starts_with(prefix)).then(|| Object {
-                    key,
-                    size: m.size,
-                    mtime_ms: m.last_modified.timestamp_millis(),
-                })
-            })
-            .collect();
-        out.sort_by(|a, b| a.key.cmp(&b.key));
-        Ok(out)
     }
 }
 

@@ -1,11 +1,49 @@
 //! Per-token caps: requests in flight (body included) and open event streams. One client
 //! holding its share never takes another token's: a cap is counted per token, and a slot
 //! is given back when its guard is dropped (the request answered, the stream closed).
+//! And the server-wide cap on work: requests that run a tool, read a resource or get a
+//! prompt take one of fewer workers than the pool has, so `initialize`, `tools/list` and
+//! the dashboard always find a free worker however many slow calls are in flight.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use tokio::sync::Semaphore;
+
 use crate::auth::Who;
+
+/// Threads of the blocking pool: every request's work and every dashboard page run there.
+pub(crate) const WORKERS: usize = 8;
+/// Of `WORKERS`, how many may run a tool call (or a resource read, or a prompt) at once;
+/// the others are kept for control requests and pages. A search can run up to its
+/// snapshot's progress deadline (`rules::SNAPSHOT_QUERY_MS`) and a write up to the lock
+/// wait: without this, eight of them held every worker and `initialize` waited behind.
+pub(crate) const CALL_WORKERS: usize = WORKERS - 2;
+const _: () = assert!(CALL_WORKERS < WORKERS, "control requests keep a worker");
+
+/// JSON-RPC methods that do a request's real work (and may be slow).
+const WORK: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+/// Whether a POST body (one message or a batch) names a method that does real work. A
+/// body that does not parse is answered at once with a parse error: not work.
+pub(crate) fn is_work(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        method: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Body {
+        One(Message),
+        Batch(Vec<Message>),
+    }
+    let works = |m: &Message| m.method.as_deref().is_some_and(|m| WORK.contains(&m));
+    match serde_json::from_slice::<Body>(body) {
+        Ok(Body::One(m)) => works(&m),
+        Ok(Body::Batch(b)) => b.iter().any(works),
+        Err(_) => false,
+    }
+}
 
 /// Requests one token may have in flight at once, bodies still arriving included.
 pub(crate) const REQUESTS_PER_TOKEN: usize = 128;
@@ -27,9 +65,20 @@ impl Kind {
     }
 }
 
-#[derive(Default)]
 pub(crate) struct Limits {
     held: Mutex<HashMap<(Who, Kind), usize>>,
+    /// `CALL_WORKERS` permits: one held by each request doing work, from before its work
+    /// starts until it ends (past its deadline's answer too: the worker is still busy).
+    pub(crate) work: Arc<Semaphore>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            held: Mutex::default(),
+            work: Arc::new(Semaphore::new(CALL_WORKERS)),
+        }
+    }
 }
 
 /// One taken slot; dropping it gives the slot back.
@@ -81,6 +130,27 @@ mod tests {
         Who {
             name: name.into(),
             key: name.into(),
+        }
+    }
+
+    #[test]
+    fn only_requests_that_do_work_take_a_call_worker() {
+        for (body, work) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#,
+                true,
+            ),
+            (r#"[{"method":"ping"},{"method":"resources/read"}]"#, true),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get"}"#, true),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+                false,
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, false),
+            (r#"[{"method":"ping"}]"#, false),
+            ("not json", false),
+        ] {
+            assert_eq!(is_work(body.as_bytes()), work, "{body}");
         }
     }
 

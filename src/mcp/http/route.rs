@@ -12,7 +12,7 @@ use hyper::{HeaderMap, Method, Request};
 use serde_json::{Value, json};
 
 use super::gate::{Caller, Denied};
-use super::limits::Kind;
+use super::limits::{self, Kind};
 use super::reply::{Held, Payload, Reply};
 use super::request::{header, id_of};
 use super::{Endpoint, Shared, exchange};
@@ -185,7 +185,21 @@ async fn post(sh: Arc<Shared>, ep: Endpoint, h: HeaderMap, body: Incoming) -> Re
     let (sh2, who) = (sh.clone(), ep.who.clone());
     let sent = bytes.clone();
     let work = move || exchange::post(&sh2, &ep, &h, &sent);
-    let reply = match tokio::time::timeout(deadline, tokio::task::spawn_blocking(work)).await {
+    // Work waits for a call worker (`limits::CALL_WORKERS`) within its deadline, and holds
+    // it until the work ends, even when the deadline answered first.
+    let gate = limits::is_work(&bytes).then(|| sh.limits.work.clone());
+    let run = async move {
+        let permit = match gate {
+            Some(g) => g.acquire_owned().await.ok(),
+            None => None,
+        };
+        tokio::task::spawn_blocking(move || {
+            let _held = permit;
+            work()
+        })
+        .await
+    };
+    let reply = match tokio::time::timeout(deadline, run).await {
         Ok(Ok(r)) => r,
         Ok(Err(_)) => Reply::refusal(500, "internal", "the request failed inside the server"),
         Err(_) => return timed_out(&bytes, deadline),

@@ -35,8 +35,6 @@ const SPARE_FDS: usize = 64;
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often an open stream checks that its token still exists.
 const STREAM_CHECK: Duration = Duration::from_secs(2);
-/// Tool calls run here; more concurrent calls queue.
-const BLOCKING_THREADS: usize = 8;
 /// A `subscriptions/listen` stream ends after this long; the client may listen again.
 const LISTEN_MAX: Duration = Duration::from_secs(3600);
 /// Tool calls in flight at a stop get this long to finish.
@@ -46,7 +44,7 @@ pub(crate) fn run(sh: Arc<Shared>, addr: SocketAddr, notes: &[String]) -> Result
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
-        .max_blocking_threads(BLOCKING_THREADS)
+        .max_blocking_threads(super::limits::WORKERS)
         .build()
         .map_err(|e| Error::storage("io", "cannot start the HTTP runtime").source(e))?;
     let result = rt.block_on(listen(sh, addr, notes));

@@ -79,6 +79,30 @@ impl Azurite {
         assert_eq!(status, 201, "create container {name}: {body}");
     }
 
+    /// Plant a blob as a hostile host would (Shared Key, the emulator's account); `name` is
+    /// sent as given, so it may carry escapes (`%2E%2E`, `%01`).
+    pub fn put(&self, container: &str, name: &str, body: &[u8]) {
+        use std::io::{Read, Write};
+        let (date, version) = (httpdate_now(), "2021-08-06");
+        let path = format!("/{ACCOUNT}/{container}/{name}");
+        let to_sign = format!(
+            "PUT\n\n\n{}\n\n\n\n\n\n\n\n\nx-ms-blob-type:BlockBlob\nx-ms-date:{date}\nx-ms-version:{version}\n/{ACCOUNT}{path}",
+            body.len()
+        );
+        let sig = b64_encode(&hmac_sha256(&b64_decode(KEY_B64), to_sign.as_bytes()));
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let head = format!(
+            "PUT {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: {}\r\nx-ms-blob-type: BlockBlob\r\nx-ms-date: {date}\r\nx-ms-version: {version}\r\nAuthorization: SharedKey {ACCOUNT}:{sig}\r\nConnection: close\r\n\r\n",
+            self.port,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s.write_all(body).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        assert!(out.starts_with("HTTP/1.1 201"), "put {name}: {out}");
+    }
+
     /// A host of the fleet: its own HOME, the shared container, the emulator's account.
     pub fn host(&self, store: &str) -> Env {
         let mut env = Env::new();
