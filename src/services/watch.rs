@@ -6,6 +6,14 @@
 //! at their next pass. Drains are at most one per quarter interval, so a trickle of
 //! writes costs at most four drains per interval. Hook events do not trigger a drain
 //! (they are many and nobody waits on them); they ride along with the next drain or pass.
+//!
+//! Adaptive polling: a remote store bills every pass's listings, so a host whose passes
+//! see nothing new backs off (see [`Pace`]): after two quiet passes in a row the next
+//! starts two intervals after the last, after three or more four intervals. The first
+//! sign of work returns it to the base interval: a pass that drained a record or read an
+//! object (another host's write), or, between passes, a queued tool write or hook event
+//! (a local stat, no request), which also starts the next pass an interval after the
+//! last. A local lake costs nothing per request and never backs off.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -51,6 +59,52 @@ impl Schedule {
     }
 }
 
+/// The longest back-off, in intervals.
+pub(crate) const BACKOFF_MAX: u32 = 4;
+
+/// How far a daemon has backed off: the quiet passes in a row.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Pace {
+    quiet: u32,
+}
+
+impl Pace {
+    /// A pass ended; `busy`: it saw a local write or a remote change (see [`busy`]).
+    pub(crate) fn passed(&mut self, busy: bool) {
+        self.quiet = if busy {
+            0
+        } else {
+            self.quiet.saturating_add(1)
+        };
+    }
+
+    /// A local write showed up between passes: back to the base interval. Whether the
+    /// daemon had backed off (so the pass due must move closer).
+    pub(crate) fn woke(&mut self) -> bool {
+        let was = self.factor() > 1;
+        self.quiet = 0;
+        was
+    }
+
+    /// The next pass starts this many intervals after the last: one quiet pass is not a
+    /// trend (a writer may just be between two tool calls), two double it, more reach
+    /// [`BACKOFF_MAX`].
+    pub(crate) fn factor(&self) -> u32 {
+        match self.quiet {
+            0 | 1 => 1,
+            2 => 2,
+            _ => BACKOFF_MAX,
+        }
+    }
+}
+
+/// Whether a pass or drain saw work: it drained a record, or read an object (every GET
+/// of a pass follows a listing that showed something new). A store that counts no
+/// requests (a local lake) always counts as busy, so it never backs off.
+pub(crate) fn busy(out: &SyncOutput) -> bool {
+    out.drained.records > 0 || out.gets > 0 || out.requests == 0
+}
+
 /// Run passes and prompt drains until `report` fails (it is handed each pass's or
 /// drain's outcome; the command line prints it). A failed pass or drain drops the store,
 /// so the next one reopens and probes it; after a failure only the next pass tries
@@ -66,20 +120,33 @@ pub fn run(
     // start and again after any failure, not at every pass.
     let mut store: Option<Box<dyn Store>> = None;
     let mut carry = Carry::default();
+    let mut pace = Pace::default();
     loop {
         let started = Instant::now();
-        let mut healthy = step(ctx, &mut store, &mut carry, true, seen, report)?;
+        let outcome = step(ctx, &mut store, &mut carry, true, seen, report)?;
+        let mut healthy = outcome.is_some();
+        // A failed pass is no sign of quiet: the next one comes at the base interval.
+        pace.passed(outcome.unwrap_or(true));
         // The pass drained at its start: what agents queued during a long pass is
         // drained right after it rather than at the next pass.
         let mut drained = started;
-        let due = plan.next_pass(started, Instant::now());
+        let ended = Instant::now();
+        let mut due = plan.next_pass(started, ended) + plan.every * (pace.factor() - 1);
         while let Some(to_pass) = due.checked_duration_since(Instant::now()) {
             if to_pass.is_zero() {
                 break;
             }
             let queued = tool_writes_queued(&ctx.paths.spool_mcp_dir());
+            let backed_off = pace.factor() > 1;
+            if (queued || backed_off && tool_writes_queued(&ctx.paths.spool_hooks_dir()))
+                && pace.woke()
+            {
+                due = due.min(plan.next_pass(started, ended));
+                continue;
+            }
             if healthy && plan.drain_now(drained.elapsed(), to_pass, queued) {
-                healthy = step(ctx, &mut store, &mut carry, false, seen, report)?;
+                let outcome = step(ctx, &mut store, &mut carry, false, seen, report)?;
+                healthy = outcome.is_some();
                 drained = Instant::now();
             } else {
                 std::thread::sleep(plan.poll.min(to_pass));
@@ -88,8 +155,8 @@ pub fn run(
     }
 }
 
-/// One full pass (`full`) or drain, reported; whether it worked. Only a failure to
-/// report ends the daemon.
+/// One full pass (`full`) or drain, reported: `None` when it failed, else whether it saw
+/// work (see [`busy`]). Only a failure to report ends the daemon.
 fn step(
     ctx: &Ctx,
     store: &mut Option<Box<dyn Store>>,
@@ -97,7 +164,7 @@ fn step(
     full: bool,
     seen: &mut dyn Observer,
     report: &mut dyn FnMut(std::result::Result<SyncOutput, Error>) -> Result<()>,
-) -> Result<bool> {
+) -> Result<Option<bool>> {
     let opened = match store.take() {
         Some(s) => Ok((s, false)),
         None => crate::services::open::configured(ctx).map(|s| (s, true)),
@@ -117,9 +184,10 @@ fn step(
     match opened.and_then(&mut pass) {
         Ok((s, out)) => {
             *store = Some(s);
-            report(Ok(out)).map(|()| true)
+            let work = busy(&out);
+            report(Ok(out)).map(|()| Some(work))
         }
-        Err(e) => report(Err(e)).map(|()| false),
+        Err(e) => report(Err(e)).map(|()| None),
     }
 }
 
@@ -168,6 +236,47 @@ mod tests {
     fn polls_often_at_short_intervals_and_cheaply_at_long_ones() {
         assert_eq!(Schedule::new(S).poll, Duration::from_millis(50));
         assert_eq!(Schedule::new(S * 60).poll, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn quiet_passes_back_off_to_four_intervals_and_work_returns_at_once() {
+        let mut p = Pace::default();
+        let factors: Vec<u32> = (0..5)
+            .map(|_| {
+                p.passed(false);
+                p.factor()
+            })
+            .collect();
+        assert_eq!(factors, [1, 2, 4, 4, 4], "one quiet pass is not a trend");
+        p.passed(true);
+        assert_eq!(p.factor(), 1, "a pass that saw work");
+        p.passed(false);
+        assert!(!p.woke(), "not backed off after one quiet pass");
+        p.passed(false);
+        p.passed(false);
+        assert!(p.woke(), "a local write while backed off");
+        assert_eq!(p.factor(), 1);
+    }
+
+    #[test]
+    fn a_pass_is_busy_when_it_drained_or_read_or_costs_nothing() {
+        let out = |records, gets, requests| SyncOutput {
+            store: String::new(),
+            drained: crate::services::drain::DrainReport {
+                records,
+                ..Default::default()
+            },
+            fleets: Vec::new(),
+            elapsed_ms: 0,
+            requests,
+            gets,
+            skipped: Default::default(),
+            unserved_fleets: Default::default(),
+        };
+        assert!(!busy(&out(0, 0, 5)), "an idle remote pass: listings only");
+        assert!(busy(&out(1, 0, 5)), "a local write drained");
+        assert!(busy(&out(0, 1, 5)), "another host's write read");
+        assert!(busy(&out(0, 0, 0)), "a local lake never backs off");
     }
 
     #[test]

@@ -1,9 +1,17 @@
-"""Opt-in scale measurement (`three_hosts.py --measure`): N agents spread over the three
-hosts write at a realistic rate for a few minutes while every host runs
-`sync --watch --interval 1`; the request counters of every sync pass (the `requests` field
-of `sync --watch --json`) give requests per sync pass and per agent per hour, split into
-the idle cost of a pass (nothing to drain) before and after the writes, and the lake's object
-counts at the end. docs/scale.md quotes the output."""
+"""Opt-in scale measurement (`three_hosts.py --measure [--interval T]`): 30 agents spread
+over hosts A, B and C write at a realistic rate for a few minutes while every host runs
+`sync --watch --interval T` (default 1; the daemon's own default is 15), and a fourth host D
+with no agents of its own syncs the same lake. The request counters of every sync pass and
+prompt drain (the `requests` and `gets` fields of `sync --watch --json`) give, split into
+PUT-class (every request that is not an object read: LIST, PUT, create, DELETE, billed as
+PUT except DELETE) and GET-class (GET, HEAD):
+  - requests per busy agent-hour: everything hosts A-C sent while their agents wrote, over
+    the agents and the hours;
+  - requests per idle host-hour while the fleet is busy: host D's;
+  - requests per idle host-hour on a quiet lake: every host's, over a window after the
+    writes stopped (long enough for several passes at T, and for a daemon's back-off);
+and the lake's object counts at the end. docs/scale.md quotes the output (`MEASURE ...`
+lines are the machine-readable summary)."""
 
 import json
 import time
@@ -16,6 +24,12 @@ from lakecount import wait_for
 HOOK_EVERY, CLAIM_EVERY, NOTE_EVERY = 10, 60, 300
 AGENTS_PER_HOST = 10
 FLEET = "measure"
+BUSY_HOSTS = 3  # hosts A, B, C; the rest (D) have no agents
+
+
+def idle_seconds(interval):
+    """A quiet window long enough for several passes, backed off or not."""
+    return max(30, 12 * interval)
 
 
 def window(hosts):
@@ -30,6 +44,7 @@ def tally(hosts, since):
         rows[h.name] = {
             "passes": len(ps),
             "requests": sum(p["requests"] for p in ps),
+            "gets": sum(p.get("gets", 0) for p in ps),
             "records": sum(p["drained"]["records"] for p in ps),
             "per_pass": [p["requests"] for p in ps],
             "pass_ms": sum(p["elapsed_ms"] for p in ps) / max(len(ps), 1),
@@ -83,17 +98,17 @@ def drive(agents, seconds):
             j.result()
 
 
-def run(r, minutes):
+def run(r, minutes, interval):
     hosts = r.hosts
     for h in hosts:
-        h.start_sync(1)
-    agents = [Agent(h, i * len(hosts) + n) for i in range(AGENTS_PER_HOST)
-              for n, h in enumerate(hosts)]
+        h.start_sync(interval)
+    busy_hosts = hosts[:BUSY_HOSTS]
+    agents = [Agent(h, i * len(busy_hosts) + n) for i in range(AGENTS_PER_HOST)
+              for n, h in enumerate(busy_hosts)]
     for a in agents:
         a.claim()
     wait_for(lambda: all(h.backlog() == 0 for h in hosts), 300, "measure: first drain")
     time.sleep(5)
-    idle_before = idle(hosts)
     since = window(hosts)
     t = time.time()
     drive(agents, minutes * 60)
@@ -102,18 +117,19 @@ def run(r, minutes):
     for a in agents:
         a.mcp.close()
     wait_for(lambda: all(h.backlog() == 0 for h in hosts), 300, "measure: last drain")
-    time.sleep(5)
-    after = idle(hosts)
-    report(len(agents), idle_before, busy, after, busy_s)
+    time.sleep(max(5, 2 * interval))
+    quiet_s = idle_seconds(interval)
+    after = idle(hosts, quiet_s)
+    report(len(agents), interval, busy, busy_s, after, quiet_s)
     objects = {area: len(r.moto.keys("fleet", f"lake/{area}/{FLEET}/"))
                for area in ("live", "sessions", "handoffs", "claims")}
     print(f"lake objects of fleet `{FLEET}` at the end: {objects}")
 
 
-def idle(hosts):
-    """Requests per sync pass with nothing to drain, over 20 s."""
+def idle(hosts, seconds):
+    """The passes of a quiet window: nothing written anywhere."""
     since = window(hosts)
-    time.sleep(20)
+    time.sleep(seconds)
     return tally(hosts, since)
 
 
@@ -121,22 +137,38 @@ def per_pass(row):
     return row["requests"] / max(row["passes"], 1)
 
 
-def report(n, before, busy, after, busy_s):
-    print(f"measure: {n} agents over {len(busy)} hosts, {busy_s:.0f}s of writes "
-          f"(per agent and hour: {3600 // HOOK_EVERY} hook events, {3600 // CLAIM_EVERY} claims, "
-          f"{3600 // NOTE_EVERY} handoffs, {3600 // NOTE_EVERY} proposals)")
-    print("host | requests/idle pass before | busy passes | requests/busy pass (first, last) "
-          "| records drained | mean busy pass ms | requests/idle pass after")
-    total = 0
+def split(rows, names, hours, per):
+    """(PUT-class, GET-class) requests over `rows` of hosts `names`, per hour and `per`."""
+    reqs = sum(rows[n]["requests"] for n in names)
+    gets = sum(rows[n]["gets"] for n in names)
+    return (reqs - gets) / hours / per, gets / hours / per
+
+
+def report(n, interval, busy, busy_s, after, quiet_s):
+    print(f"measure: {n} agents over {BUSY_HOSTS} hosts and {len(busy) - BUSY_HOSTS} idle "
+          f"host(s), interval {interval}s, {busy_s:.0f}s of writes, {quiet_s}s quiet after "
+          f"(per agent and hour: {3600 // HOOK_EVERY} hook events, {3600 // CLAIM_EVERY} "
+          f"claims, {3600 // NOTE_EVERY} handoffs, {3600 // NOTE_EVERY} proposals)")
+    print("host | busy: passes+drains | requests (GETs) | per pass (first, last) "
+          "| records drained | mean ms | quiet: passes | requests (GETs)")
     for name, b in busy.items():
-        total += b["requests"]
-        reqs = b["per_pass"]
-        print(f"{name:4} | {per_pass(before[name]):25.1f} | {b['passes']:11} | "
-              f"{per_pass(b):10.1f} ({reqs[0] if reqs else 0}, {reqs[-1] if reqs else 0}) | "
-              f"{b['records']:15} | {b['pass_ms']:17.0f} | {per_pass(after[name]):.1f}")
-    hours = busy_s / 3600
-    # Drain and mirror share one counter per pass; docs/scale.md splits them with the lake's
-    # object counts printed below (the idle pass after the run is the mirror's cost).
-    print(f"requests per agent per hour: {total / n / hours:.0f}")
-    passes = sum(b["passes"] for b in busy.values()) / len(busy)
-    print(f"passes per host per hour: {passes / hours:.0f}")
+        reqs, a = b["per_pass"], after[name]
+        print(f"{name:4} | {b['passes']:19} | {b['requests']:8} ({b['gets']:5}) | "
+              f"{per_pass(b):8.1f} ({reqs[0] if reqs else 0}, {reqs[-1] if reqs else 0}) | "
+              f"{b['records']:15} | {b['pass_ms']:7.0f} | {a['passes']:13} | "
+              f"{a['requests']:5} ({a['gets']})")
+    names = list(busy)
+    busy_names, idle_names = names[:BUSY_HOSTS], names[BUSY_HOSTS:]
+    hours, quiet_h = busy_s / 3600, quiet_s / 3600
+    put, get = split(busy, busy_names, hours, n)
+    print(f"MEASURE interval={interval} busy_agent_hour put={put:.0f} get={get:.0f} "
+          f"total={put + get:.0f}")
+    if idle_names:
+        put, get = split(busy, idle_names, hours, len(idle_names))
+        print(f"MEASURE interval={interval} idle_host_hour_busy_fleet put={put:.0f} "
+              f"get={get:.0f} total={put + get:.0f}")
+    put, get = split(after, names, quiet_h, len(names))
+    print(f"MEASURE interval={interval} idle_host_hour_quiet_lake put={put:.0f} get={get:.0f} "
+          f"total={put + get:.0f}")
+    passes = sum(busy[h]["passes"] for h in busy_names) / len(busy_names)
+    print(f"passes and drains per busy host per hour: {passes / hours:.0f}")

@@ -24,7 +24,7 @@ dup` copies one claim event under a second key.
 host's `sync-N.err` holds its pass phases on the wall clock, to line up with the waits.
 
 usage: <moto venv>/bin/python three_hosts.py /abs/path/to/ctxlake [--break prefix|lose|dup]
-       [--strict] [--phases N] [--agents N] [--keep] [--measure [--minutes M]]"""
+       [--strict] [--phases N] [--agents N] [--keep] [--measure [--minutes M] [--interval T]]"""
 
 import argparse
 import os
@@ -58,6 +58,8 @@ class Run:
         stores = [store, store, f"s3://{BUCKET}/elsewhere" if args.brk == "prefix" else store]
         self.hosts = [Host(self.root, n, args.bin, self.moto.endpoint, s)
                       for n, s in zip("ABC", stores)]
+        if args.measure:  # a fourth host with no agents of its own (measure.py)
+            self.hosts.append(Host(self.root, "D", args.bin, self.moto.endpoint, store))
         self.pool = ThreadPoolExecutor(max_workers=4)
         self.viewers = ThreadPoolExecutor(max_workers=len(self.hosts))
         self.expected = {f: set() for f in FLEETS}  # (agent, session, path) leases written
@@ -296,6 +298,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temp homes for a post-mortem")
     ap.add_argument("--measure", action="store_true")
     ap.add_argument("--minutes", type=float, default=3)
+    ap.add_argument("--interval", type=int, default=1, help="--measure's sync interval")
     args = ap.parse_args()
     args.bin = str(Path(args.bin).resolve())
     start = time.time()
@@ -303,7 +306,7 @@ def main():
     try:
         if args.measure:
             import measure
-            measure.run(r, args.minutes)
+            measure.run(r, args.minutes, args.interval)
             return 0
         for phase in (phase_a, phase_b, phase_c, phase_d)[:args.phases]:
             phase(r)

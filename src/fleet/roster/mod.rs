@@ -7,6 +7,11 @@
 //! each spool file still on disk, so a redo of that block is a no-op (see `own`). Each
 //! write carries a fresh `write` id the home keeps (see `kept`): a roster holding an id
 //! the home never wrote was written by another home with the same host id.
+//!
+//! Liveness is coarse: a roster is rewritten when a lease or a session's state changes
+//! (a claim, a release, a new or ended session, a new task), and for liveness alone only
+//! once a session's written `last_seen_ms` is [`LIVENESS_GRAIN_MS`] old. A busy host's
+//! hook events then cost no roster PUT (and no GET on every other host) on every pass.
 
 mod kept;
 mod own;
@@ -25,6 +30,35 @@ use crate::paths::Paths;
 pub(crate) const PRUNE_ENDED_MS: i64 = 3_600_000;
 /// A session with no record and no live lease for this long leaves its roster.
 pub(crate) const PRUNE_IDLE_MS: i64 = 24 * 3_600_000;
+
+/// How stale a session's `last_seen_ms` in the lake may grow while its host applies only
+/// hook events that change nothing else. Every reader's liveness window must be far wider:
+/// `limits.idle_secs` (2 h by default) for "live" in `fleet status`, `fleet list`, the
+/// briefing and history's abandoned sessions; the prune ages above are hours.
+pub(crate) const LIVENESS_GRAIN_MS: i64 = 60_000;
+
+/// Whether applying `rec` turned `before` (absent: a session new to this roster) into
+/// `after` in a way the lake must get at the next flush: any change but `last_seen_ms`;
+/// every lease operation (claims and releases are written as they come, which keeps each
+/// one's exactly-once record in the roster's windows); or liveness alone once the last
+/// written sighting (`written_seen`) is a grain old.
+pub(crate) fn worth_writing(
+    rec: &crate::spool::Record,
+    before: Option<&PresenceObj>,
+    after: &PresenceObj,
+    written_seen: Option<i64>,
+) -> bool {
+    let Some(before) = before else {
+        return true;
+    };
+    let same_but_seen = PresenceObj {
+        last_seen_ms: after.last_seen_ms,
+        ..before.clone()
+    };
+    !rec.kind.is_hook()
+        || same_but_seen != *after
+        || written_seen.is_none_or(|w| after.last_seen_ms.saturating_sub(w) >= LIVENESS_GRAIN_MS)
+}
 
 /// Something a drain's roster load did that the person should hear about once. Data,
 /// not text: the command line renders it (`cmd::sync`).

@@ -24,6 +24,8 @@ pub(crate) struct Own {
     host: String,
     fleet: String,
     entries: BTreeMap<(String, String), PresenceObj>,
+    /// Each session's `last_seen_ms` as the lake last got it (see `LIVENESS_GRAIN_MS`).
+    written_seen: BTreeMap<(String, String), i64>,
     /// Every id a replay must skip: the loaded windows plus everything applied since.
     done: HashSet<String>,
     /// Windows as last read or written, by spool file.
@@ -79,14 +81,16 @@ impl Own {
             .iter()
             .flat_map(|w| w.applied.iter().chain(&w.redone).cloned())
             .collect();
+        let entries: BTreeMap<_, _> = sessions
+            .into_iter()
+            .map(|p| ((p.agent.clone(), p.session.clone()), p))
+            .collect();
         Ok(Own {
             key,
             host,
             fleet: fleet.to_string(),
-            entries: sessions
-                .into_iter()
-                .map(|p| ((p.agent.clone(), p.session.clone()), p))
-                .collect(),
+            written_seen: seen_of(&entries),
+            entries,
             done,
             windows: windows.into_iter().map(|w| (w.file.clone(), w)).collect(),
             current: BTreeMap::new(),
@@ -119,7 +123,9 @@ impl Own {
     }
 
     /// Apply `rec` (read from spool file `file`) at lake time `now`; false when it had
-    /// been applied before.
+    /// been applied before. A hook event that only moved a session's liveness within the
+    /// grain changes the value but leaves it clean: no PUT for it alone (its id rides
+    /// along in the window of the next write, if any; replaying it moves liveness only).
     pub(crate) fn apply(&mut self, rec: &Record, file: &str, now: i64) -> bool {
         let window = self
             .current
@@ -134,11 +140,15 @@ impl Own {
         }
         window.applied.push(rec.id.clone());
         self.done.insert(rec.id.clone());
-        self.dirty = true;
-        self.entries
-            .entry((rec.agent.clone(), rec.session.clone()))
-            .or_insert_with(|| PresenceObj::new(rec))
-            .apply(rec, now);
+        let key = (rec.agent.clone(), rec.session.clone());
+        let before = self.entries.get(&key).cloned();
+        let after = self
+            .entries
+            .entry(key.clone())
+            .or_insert_with(|| PresenceObj::new(rec));
+        after.apply(rec, now);
+        let seen = self.written_seen.get(&key).copied();
+        self.dirty |= super::worth_writing(rec, before.as_ref(), after, seen);
         true
     }
 
@@ -173,6 +183,7 @@ impl Own {
             write: crate::ulid::new(),
         };
         self.windows = windows;
+        self.written_seen = seen_of(&self.entries);
         // Kept first: whether or not the PUT lands (or lands late), its id is ours.
         Kept::remember(&mut self.recent, &obj.write);
         let bytes = crate::error::Error::json(&obj)?;
@@ -193,6 +204,14 @@ impl Own {
     pub(crate) fn landed(&mut self) {
         self.dirty = false;
     }
+}
+
+/// Each session's `last_seen_ms`, by (agent, session).
+fn seen_of(entries: &BTreeMap<(String, String), PresenceObj>) -> BTreeMap<(String, String), i64> {
+    entries
+        .iter()
+        .map(|(k, p)| (k.clone(), p.last_seen_ms))
+        .collect()
 }
 
 /// The lake's copy of this host's roster at load.

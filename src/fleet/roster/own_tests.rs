@@ -103,3 +103,65 @@ fn an_ended_session_is_pruned_after_a_while() {
     let names: Vec<String> = stored(&l).sessions.into_iter().map(|p| p.session).collect();
     assert_eq!(names, ["s2"]);
 }
+
+/// Hook events that change nothing but liveness cost no PUT until the written sighting is
+/// a grain old; a state change (a new task) and every lease operation are written at once,
+/// and the deferred ids ride along in the next write's window.
+#[test]
+fn liveness_alone_is_written_at_a_coarse_grain() {
+    use super::LIVENESS_GRAIN_MS as GRAIN;
+    let l = lake();
+    let hook = |id: &str| rec(id, "s1", "hook_pre_tool", json!({"runtime": "claude-code"}));
+    let puts = |l: &Lake| stored(l).write;
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
+    own.apply(&hook("h1"), "mcp/a.ndjson", 1_000);
+    own.flush(&l.store, &l.spool, 1_000).unwrap();
+    let first = puts(&l);
+    own.apply(&hook("h2"), "mcp/a.ndjson", 1_000 + GRAIN - 1);
+    own.flush(&l.store, &l.spool, 1_000 + GRAIN - 1).unwrap();
+    assert_eq!(puts(&l), first, "liveness within the grain: no write");
+    assert!(own.still_current(), "the value stays reusable");
+    assert_eq!(stored(&l).sessions[0].last_seen_ms, 1_000);
+
+    own.apply(&hook("h3"), "mcp/a.ndjson", 1_000 + GRAIN);
+    own.flush(&l.store, &l.spool, 1_000 + GRAIN).unwrap();
+    let r = stored(&l);
+    assert_ne!(r.write, first, "a grain old: written");
+    assert_eq!(r.sessions[0].last_seen_ms, 1_000 + GRAIN);
+    assert_eq!(
+        r.windows[0].applied,
+        ["h2", "h3"],
+        "the deferred id rides along"
+    );
+
+    let t = 1_000 + GRAIN + 5;
+    let prompt = rec(
+        "h4",
+        "s1",
+        "hook_prompt",
+        json!({"prompt": "fix the build"}),
+    );
+    own.apply(&prompt, "mcp/a.ndjson", t);
+    own.flush(&l.store, &l.spool, t).unwrap();
+    assert_eq!(
+        stored(&l).sessions[0].task.as_deref(),
+        Some("fix the build")
+    );
+    let w = puts(&l);
+    own.apply(&claim("c1", "s1"), "mcp/a.ndjson", t + 1);
+    own.flush(&l.store, &l.spool, t + 1).unwrap();
+    assert_ne!(puts(&l), w, "a lease operation is written at once");
+    let w = puts(&l);
+    own.apply(&hook("h5"), "mcp/a.ndjson", t + 2);
+    own.apply(&hook("h6"), "mcp/a.ndjson", t + 2);
+    own.flush(&l.store, &l.spool, t + 2).unwrap();
+    assert_eq!(puts(&l), w);
+    let new_session = rec("h7", "s2", "hook_pre_tool", json!({}));
+    own.apply(&new_session, "mcp/a.ndjson", t + 3);
+    own.flush(&l.store, &l.spool, t + 3).unwrap();
+    assert_eq!(
+        stored(&l).sessions.len(),
+        2,
+        "a new session is written at once"
+    );
+}

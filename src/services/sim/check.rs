@@ -124,7 +124,7 @@ fn expected_leases(w: &World, fleet: &str) -> BTreeMap<String, BTreeSet<String>>
 /// Each record: in the lake once (by its key, or applied by exactly one landed write of
 /// its host's roster), or still in a spool file of the host that wrote it. `settled`:
 /// the spool must be empty.
-fn exactly_once(w: &World, settled: bool) -> Check {
+pub(super) fn exactly_once(w: &World, settled: bool) -> Check {
     let mut pending: Vec<BTreeSet<String>> = Vec::new();
     for host in &w.hosts {
         let files = spool::list_files(&host.paths.spool);

@@ -56,6 +56,10 @@ pub(super) struct SimStore {
     /// Fire `interleave` at the request with this number.
     fire_at: Cell<u32>,
     interleave: RefCell<Option<Interleave>>,
+    /// Requests and object reads so far, as a remote store counts them (a daemon's
+    /// back-off reads them; counting draws nothing from the seed's random sequence).
+    requests: Cell<u64>,
+    gets: Cell<u64>,
 }
 
 /// Keys that are only ever created, never overwritten: everything but presence and probes.
@@ -87,6 +91,8 @@ impl SimStore {
             rate: Cell::new(0),
             fire_at: Cell::new(0),
             interleave: RefCell::new(None),
+            requests: Cell::new(0),
+            gets: Cell::new(0),
         }
     }
 
@@ -148,6 +154,7 @@ impl SimStore {
 
     /// Count the request, run a pending interleave when its turn comes, and roll a fault.
     fn request(&self, mutating: bool, can_delay: bool) -> Fault {
+        self.requests.set(self.requests.get() + 1);
         let n = self.fire_at.get();
         if n > 0 {
             self.fire_at.set(n - 1);
@@ -210,7 +217,16 @@ impl Store for SimStore {
         "sim://lake".into()
     }
 
+    fn requests(&self) -> u64 {
+        self.requests.get()
+    }
+
+    fn gets(&self) -> u64 {
+        self.gets.get()
+    }
+
     fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
+        self.gets.set(self.gets.get() + 1);
         match self.request(false, false) {
             Fault::None => Ok(self.inner.borrow().objects.get(key).cloned()),
             _ => Err(timeout("get", key)),

@@ -7,7 +7,7 @@ use super::Rng;
 use super::store::SimStore;
 use crate::config::Config;
 use crate::error::Result;
-use crate::lake;
+use crate::lake::{self, Store};
 use crate::paths::Paths;
 use crate::spool::Record;
 
@@ -41,7 +41,14 @@ pub(super) struct Host {
     /// What its syncs carry from one drain to the next, as a `sync --watch` daemon does
     /// (another host cutting in runs as a one-shot sync, with none).
     pub carry: crate::services::drain::Carry,
+    /// Its daemon's back-off (`services::watch::Pace`) and when its next pass is due
+    /// (lake ms): a backed-off daemon skips its turn unless its spool holds a write.
+    pub pace: crate::services::watch::Pace,
+    pub next_pass_ms: i64,
 }
+
+/// The simulated daemons' interval (a step advances the clock by up to 5 s).
+pub(super) const EVERY_MS: i64 = 4_000;
 
 pub(super) struct Agent {
     pub host: usize,
@@ -67,6 +74,8 @@ pub(super) struct World {
     pub trace: Vec<String>,
     pub dir: tempfile::TempDir,
     pub(super) counter: u64,
+    /// Daemon turns skipped while backed off (beyond the base interval).
+    pub backed_off: usize,
 }
 
 /// A lake time in 2026; each seed starts there.
@@ -90,6 +99,8 @@ impl World {
                 // watermark reader's look-back, so its records reach readers via the feed.
                 skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
                 carry: Default::default(),
+                pace: Default::default(),
+                next_pass_ms: 0,
             })
             .collect();
         // Fixed host ids: a seed must replay to the same lake keys.
@@ -107,6 +118,7 @@ impl World {
             trace: Vec::new(),
             dir,
             counter: 0,
+            backed_off: 0,
         };
         for i in 0..4 {
             let host = w.rng.below(3) as usize;
@@ -176,27 +188,70 @@ impl World {
         // Now and then a one-shot `ctxlake sync` of the same home runs between the
         // daemon's drains: the daemon must not reuse a roster it flushed since.
         let one_shot = self.rng.below(4) == 0;
+        self.turn(h, maint, one_shot, &writer);
+    }
+
+    /// Host `h`'s daemon (or a one-shot sync, or `maint`) takes its turn: a daemon whose
+    /// pass is not due yet skips it unless its spool holds a write.
+    fn turn(&mut self, h: usize, maint: bool, one_shot: bool, writer: &str) {
+        let now = self.store.now();
         let host = &mut self.hosts[h];
+        if !maint && !one_shot && now < host.next_pass_ms {
+            let spool = &host.paths;
+            let queued = crate::services::watch::tool_writes_queued(&spool.spool_mcp_dir())
+                || crate::services::watch::tool_writes_queued(&spool.spool_hooks_dir());
+            // A queued write: the daemon drains it now, back at its base interval.
+            let backed_off = host.pace.factor() > 1;
+            if queued {
+                host.pace.woke();
+            } else {
+                self.store.clear_interleave();
+                let why = if backed_off { "backed off" } else { "not due" };
+                self.trace.push(format!("host{h} sync: {why}"));
+                self.backed_off += usize::from(backed_off);
+                return;
+            }
+        }
         let mut fresh = crate::services::drain::Carry::default();
         let carry = if one_shot {
             &mut fresh
         } else {
             &mut host.carry
         };
-        let r = run(
-            &host.paths,
-            &self.config,
-            &self.store,
-            maint,
-            &writer,
-            carry,
-        );
+        let r = run(&host.paths, &self.config, &self.store, maint, writer, carry);
+        if !maint && !one_shot {
+            // As `watch::busy` judges a pass; a failed one is no sign of quiet.
+            let busy = r.as_ref().ok() != Some(&false);
+            host.pace.passed(busy);
+            host.next_pass_ms = now + EVERY_MS * i64::from(host.pace.factor());
+        }
         self.store.clear_interleave();
         let what = if maint { "maint" } else { "sync" };
         self.trace.push(match r {
-            Ok(()) => format!("host{h} {what}: ok"),
+            Ok(_) => format!("host{h} {what}: ok"),
             Err(e) => format!("host{h} {what}: {}", e.message),
         });
+    }
+
+    /// A quiet spell, then one agent write: the daemons run on their schedules every
+    /// interval with nothing new (so they back off), an agent writes, and they go on. The
+    /// settle that follows checks that the write reached every host exactly once.
+    pub(super) fn quiet_tail(&mut self) {
+        self.store.set_fault_rate(0);
+        self.store.land_some(true);
+        self.trace.push("quiet spell".into());
+        for round in 0..9 {
+            if round == 6 {
+                self.agent_acts();
+            }
+            self.store.advance(EVERY_MS);
+            for h in 0..self.hosts.len() {
+                self.host_clock(h);
+                self.counter += 1;
+                let writer = format!("host{h}-{}", self.counter);
+                self.turn(h, false, false, &writer);
+            }
+        }
     }
 
     /// Quiescence: every in-flight request lands, faults stop, every host drains, then
@@ -229,7 +284,9 @@ impl World {
     }
 }
 
-/// What one host's `sync` (probe, drain, mirror every fleet) or `maint` does.
+/// What one host's `sync` (probe, drain, mirror every fleet) or `maint` does; whether the
+/// sync saw work as `watch::busy` judges a pass (it drained a record or read an object
+/// after its probe).
 fn run(
     paths: &Paths,
     config: &Config,
@@ -237,19 +294,21 @@ fn run(
     maint: bool,
     writer: &str,
     carry: &mut crate::services::drain::Carry,
-) -> Result<()> {
+) -> Result<bool> {
     if maint {
         lake::format::ensure(store)?;
         for f in lake::fleets(store)? {
             crate::services::maint::maint(paths, config, store, &f, writer)?;
         }
-        return Ok(());
+        return Ok(true);
     }
     lake::store::probe(store)?;
     lake::format::ensure(store)?;
+    let read = store.gets();
     carry.listed(&lake::fleets(store)?);
-    crate::services::drain::drain(paths, store, config.lock_wait(), carry, &mut |_, _| {})?;
+    let drained =
+        crate::services::drain::drain(paths, store, config.lock_wait(), carry, &mut |_, _| {})?;
     let plan = crate::services::mirror::Plan::of(&carry.fleets());
     crate::services::mirror::mirror_all(paths, config, store, &plan, |_| Ok(()))?;
-    Ok(())
+    Ok(drained.records > 0 || store.gets() > read)
 }

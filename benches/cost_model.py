@@ -1,0 +1,37 @@
+"""The dollar model of docs/scale.md, from the MEASURE lines of a measure run (extrapolated).
+
+usage: python3 benches/cost_model.py MEASURE_OUTPUT...
+where each file is the output of
+    tests/acceptance/three_hosts.py BIN --measure --interval T   (with moto; see its --help)
+Prices: S3 Standard, PUT/LIST $0.005 per 1,000, GET $0.0004 per 1,000; 176 busy hours a month.
+"""
+import re, sys
+PUT, GET = 0.005 / 1000, 0.0004 / 1000
+HOURS = 176
+def parse(f):
+    d = {}
+    for l in open(f):
+        m = re.match(r"MEASURE interval=(\d+) (\S+) put=(\d+) get=(\d+)", l)
+        if m:
+            d[m.group(2)] = (int(m.group(3)), int(m.group(4)))
+    return d
+for f in sys.argv[1:]:
+    d = parse(f)
+    bp, bg = d["busy_agent_hour"]
+    ip, ig = d["idle_host_hour_busy_fleet"]
+    qp, qg = d["idle_host_hour_quiet_lake"]
+    # GETs a reading host spends per busy agent-hour of writes: D's GETs / 30 agents.
+    g_per_reader = ig / 30
+    # busy hosts' GETs per agent-hour over the 3 busy hosts (each a reader)
+    own = bg - 3 * g_per_reader
+    print(f, "busy", bp, bg, "idle-busy", ip, ig, "quiet", qp, qg, "g/reader", round(g_per_reader), "own", round(own))
+    for agents, hosts, readers_all, readers_own in ((100, 20, 20, 20), (1000, 200, 200, 40), (10000, 2000, 2000, 40)):
+        for label, r in (("all", readers_all), ("own", readers_own)):
+            get = own + g_per_reader * r
+            usd = HOURS * (bp * PUT + get * GET)
+            print(f"  {agents} agents, {label} mirroring ({r} readers): {bp} PUT + {get/1000:.1f}k GET per agent-hour, ${usd:.2f}/agent-month, ${usd*agents:,.0f}/month")
+    day = 24 * (qp * PUT + qg * GET)
+    print(f"  idle host on a quiet lake: ${day:.3f}/host-day")
+    # idle host while 100 agents are busy 8h of the day: D scaled from 30 to 100 agents, quiet the rest
+    busy8 = 8 * (ip * PUT + ig * 100 / 30 * GET) + 16 * (qp * PUT + qg * GET)
+    print(f"  idle host beside 100 agents busy 8 h/day: ${busy8:.3f}/host-day")
