@@ -144,11 +144,8 @@ pub fn first_hidden(text: &str) -> Option<char> {
 /// True when `text` needs no change at all (nothing to strip or map, within the bound).
 fn untouched(text: &str, max_chars: usize) -> bool {
     // Most lake text is ASCII: a byte scan decides it without decoding chars.
-    if text.is_ascii() {
-        return text.len() <= max_chars
-            && text
-                .bytes()
-                .all(|b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\n');
+    if let Some(plain) = plain_ascii(text.as_bytes()) {
+        return plain && text.len() <= max_chars;
     }
     // Mostly ASCII (a line with a few `«…»` labels): bytes for the ASCII, chars only for the
     // rest; chars are counted by their first bytes.
@@ -177,6 +174,41 @@ fn untouched(text: &str, max_chars: usize) -> bool {
         i += ch.len_utf8();
     }
     true
+}
+
+/// For ASCII text, whether every byte is printable or a tab or newline; `None` when a byte
+/// is not ASCII (or a control byte sits beside one: the char-wise path then decides).
+/// Eight bytes at a time, since the hook cleans a whole roster on every edit; a word with
+/// anything unusual in it is looked at byte by byte.
+fn plain_ascii(b: &[u8]) -> Option<bool> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let byte_ok = |c: u8| c >= 0x20 && c != 0x7F || c == b'\t' || c == b'\n';
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        let x = u64::from_ne_bytes(a);
+        // With no high bit set, `(x - 0x20..) & !x & 0x80..` is non-zero exactly when some
+        // byte is below 0x20, and the same on `x ^ 0x7F..` when some byte is 0x7F.
+        let del = x ^ (ONES * 0x7F);
+        let unusual = x & HIGH
+            | x.wrapping_sub(ONES * 0x20) & !x & HIGH
+            | del.wrapping_sub(ONES) & !del & HIGH;
+        if unusual != 0 {
+            if w.iter().any(|c| !c.is_ascii()) {
+                return None;
+            }
+            if !w.iter().all(|&c| byte_ok(c)) {
+                return Some(false);
+            }
+        }
+    }
+    let rest = words.remainder();
+    if !rest.is_ascii() {
+        return None;
+    }
+    Some(rest.iter().all(|&c| byte_ok(c)))
 }
 
 /// Remove invisible/dangerous code points and bound the length.

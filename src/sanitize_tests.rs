@@ -267,3 +267,39 @@ fn clean_value_recurses_into_keys_and_arrays() {
     assert_eq!(keys, ["name", "list", "n", "long"]);
     assert_eq!(clean_value(&mut v, 20), 0);
 }
+
+/// The word-at-a-time scan decides exactly what a byte-at-a-time one does: every byte value
+/// at every position of texts either side of a word's length, beside ASCII and non-ASCII.
+#[test]
+fn the_word_scan_agrees_with_the_byte_scan() {
+    let by_byte = |t: &str, max: usize| -> bool {
+        t.chars().count() <= max
+            && t.chars().all(|c| {
+                if c.is_ascii() {
+                    c >= ' ' && c != '\u{7f}' || c == '\t' || c == '\n'
+                } else {
+                    action(c) == Action::Keep
+                }
+            })
+    };
+    let mut checked = 0;
+    for len in 1..=19 {
+        for pos in 0..len {
+            for c in (0u32..0x80).chain([0xE9, 0x200B, 0xFEFF, 0x1F600]) {
+                let Some(ch) = char::from_u32(c) else {
+                    continue;
+                };
+                for tail in ["", "é", "\u{200b}", "\u{1}"] {
+                    let mut t: String = "a".repeat(len);
+                    t.replace_range(pos..pos + 1, ch.encode_utf8(&mut [0u8; 4]));
+                    t.push_str(tail);
+                    for max in [len + 1, len, len.saturating_sub(1)] {
+                        assert_eq!(untouched(&t, max), by_byte(&t, max), "{t:?} max {max}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000);
+}
