@@ -5,7 +5,6 @@
 //! HTTP client options, credential chain and Shared Key / SAS / bearer signer
 //! (`AzureAuthorizer`); a name Azure had to encode for XML (`Encoded="true"`) is decoded.
 
-use object_store::ClientOptions;
 use object_store::azure::{
     AzureAuthorizer, AzureConfigKey, AzureCredentialProvider, MicrosoftAzureBuilder,
 };
@@ -15,7 +14,9 @@ use object_store::client::{
 use percent_encoding::{percent_decode_str, utf8_percent_encode};
 use serde::Deserialize;
 
-use super::listing::{Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, QUERY, read_capped};
+use super::listing::{
+    Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, QUERY, client_options, read_capped,
+};
 
 /// Azurite's documented development account.
 const EMULATOR_ACCOUNT: &str = "devstoreaccount1";
@@ -41,29 +42,7 @@ impl Lister {
         let get = |k| b.get_config_value(&k);
         let yes = |k| get(k).is_some_and(|v: String| v.eq_ignore_ascii_case("true"));
         let emulator = yes(AzureConfigKey::UseEmulator);
-        let mut options = ClientOptions::new();
-        use object_store::ClientConfigKey as C;
-        for key in [
-            C::AllowHttp,
-            C::AllowInvalidCertificates,
-            C::NoSystemCertificates,
-            C::ConnectTimeout,
-            C::Http1Only,
-            C::Http2Only,
-            C::PoolIdleTimeout,
-            C::PoolMaxIdlePerHost,
-            C::ProxyUrl,
-            C::ProxyCaCertificate,
-            C::ProxyExcludes,
-            C::RandomizeAddresses,
-            C::ReadTimeout,
-            C::Timeout,
-            C::UserAgent,
-        ] {
-            if let Some(v) = get(AzureConfigKey::Client(key)) {
-                options = options.with_config(key, v);
-            }
-        }
+        let mut options = client_options(|k| get(AzureConfigKey::Client(k)));
         // As object_store's builder places the account and the container.
         let (account, base) = if emulator {
             options = options.with_allow_http(true);

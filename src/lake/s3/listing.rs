@@ -96,31 +96,7 @@ impl Lister {
             }
             None => format!("https://s3.{region}.amazonaws.com/{bucket}"),
         };
-        let mut options = ClientOptions::new();
-        use object_store::ClientConfigKey as C;
-        // Every client option the builder took from the environment, so that the
-        // listing connects exactly as the store's other requests do.
-        for key in [
-            C::AllowHttp,
-            C::AllowInvalidCertificates,
-            C::NoSystemCertificates,
-            C::ConnectTimeout,
-            C::Http1Only,
-            C::Http2Only,
-            C::PoolIdleTimeout,
-            C::PoolMaxIdlePerHost,
-            C::ProxyUrl,
-            C::ProxyCaCertificate,
-            C::ProxyExcludes,
-            C::RandomizeAddresses,
-            C::ReadTimeout,
-            C::Timeout,
-            C::UserAgent,
-        ] {
-            if let Some(v) = get(AmazonS3ConfigKey::Client(key)) {
-                options = options.with_config(key, v);
-            }
-        }
+        let options = client_options(|k| get(AmazonS3ConfigKey::Client(k)));
         Ok(Some(Lister {
             http: ReqwestConnector::default().connect(&options)?,
             endpoint,
@@ -275,6 +251,37 @@ pub(super) fn decode(name: &str) -> Option<String> {
         .decode_utf8()
         .ok()
         .map(|s| s.into_owned())
+}
+
+/// Every client option a store's builder took from the environment, so that a listing
+/// connects exactly as the store's other requests do (S3 and Azure alike).
+pub(super) fn client_options(
+    get: impl Fn(object_store::ClientConfigKey) -> Option<String>,
+) -> ClientOptions {
+    use object_store::ClientConfigKey as C;
+    let mut options = ClientOptions::new();
+    for key in [
+        C::AllowHttp,
+        C::AllowInvalidCertificates,
+        C::NoSystemCertificates,
+        C::ConnectTimeout,
+        C::Http1Only,
+        C::Http2Only,
+        C::PoolIdleTimeout,
+        C::PoolMaxIdlePerHost,
+        C::ProxyUrl,
+        C::ProxyCaCertificate,
+        C::ProxyExcludes,
+        C::RandomizeAddresses,
+        C::ReadTimeout,
+        C::Timeout,
+        C::UserAgent,
+    ] {
+        if let Some(v) = get(key) {
+            options = options.with_config(key, v);
+        }
+    }
+    options
 }
 
 #[cfg(test)]
