@@ -8,14 +8,12 @@
 use object_store::azure::{
     AzureAuthorizer, AzureConfigKey, AzureCredentialProvider, MicrosoftAzureBuilder,
 };
-use object_store::client::{
-    HttpClient, HttpConnector, HttpRequest, HttpRequestBody, ReqwestConnector,
-};
-use percent_encoding::{percent_decode_str, utf8_percent_encode};
+use object_store::client::{HttpClient, HttpConnector, ReqwestConnector};
+use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 
 use super::listing::{
-    Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, QUERY, client_options, read_capped,
+    Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, client_options, request, send,
 };
 
 /// Azurite's documented development account.
@@ -93,14 +91,7 @@ impl Lister {
             (None, Some(a)) => query.push(("startFrom", a)),
             (None, None) => {}
         }
-        let q: Vec<String> = query
-            .iter()
-            .map(|(k, v)| format!("{k}={}", utf8_percent_encode(v, QUERY)))
-            .collect();
-        let url = format!("{}?{}", self.container_url, q.join("&"));
-        let mut req: HttpRequest = http::Request::get(&url)
-            .body(HttpRequestBody::empty())
-            .map_err(|e| Failure::Final(format!("bad listing request: {e}")))?;
+        let mut req = request(&self.container_url, &query)?;
         let cred = self
             .credentials
             .get_credential()
@@ -109,22 +100,7 @@ impl Lister {
         AzureAuthorizer::new(&cred, &self.account)
             .try_authorize(&mut req)
             .map_err(|e| Failure::Final(format!("cannot sign the listing: {e}")))?;
-        let answer = self
-            .http
-            .execute(req)
-            .await
-            .map_err(|e| Failure::Retry(e.to_string()))?;
-        let status = answer.status().as_u16();
-        let body = read_capped(answer.into_body()).await?;
-        match status {
-            200 => parse(&body),
-            404 => Err(Failure::NoBucket),
-            s if s == 429 || s >= 500 => Err(Failure::Retry(format!("HTTP {s}"))),
-            s => Err(Failure::Final(format!(
-                "HTTP {s}: {}",
-                String::from_utf8_lossy(&body[..body.len().min(300)])
-            ))),
-        }
+        send(&self.http, req, parse).await
     }
 }
 

@@ -186,6 +186,7 @@ mod tests {
     use std::io::{BufRead, BufReader, Write};
     use std::net::TcpListener;
 
+    use super::listing::listing;
     use super::*;
     use crate::config::S3Options;
     use crate::lake::s3::Access;
@@ -215,21 +216,6 @@ mod tests {
         port
     }
 
-    fn page(keys: &[&str], token: Option<&str>) -> String {
-        let contents: String = keys
-            .iter()
-            .map(|k| format!("<Contents><Key>{k}</Key><LastModified>2026-12-01T18:01:00.000Z</LastModified><Size>2</Size></Contents>"))
-            .collect();
-        let more = token.map_or("<IsTruncated>false</IsTruncated>".into(), |t| {
-            format!(
-                "<IsTruncated>true</IsTruncated><NextContinuationToken>{t}</NextContinuationToken>"
-            )
-        });
-        format!(
-            "<ListBucketResult>{more}{contents}<EncodingType>url</EncodingType></ListBucketResult>"
-        )
-    }
-
     fn store(port: u16) -> S3Store {
         let env: Vec<(String, String)> = [
             ("AWS_ACCESS_KEY_ID", "test"),
@@ -252,9 +238,9 @@ mod tests {
             (503, "<Error><Code>SlowDown</Code></Error>".into()),
             (
                 200,
-                page(&["team/fleets/a", "team/fleets/%2E%2E"], Some("t1")),
+                listing(&["team/fleets/a", "team/fleets/%2E%2E"], Some("t1")),
             ),
-            (200, page(&["team/fleets/b"], None)),
+            (200, listing(&["team/fleets/b"], None)),
         ]);
         let s = store(port);
         let keys: Vec<String> = s
@@ -270,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_store_repeating_its_continuation_token_fails_the_listing() {
-        let port = serve(vec![(200, page(&["team/fleets/a"], Some("same")))]);
+        let port = serve(vec![(200, listing(&["team/fleets/a"], Some("same")))]);
         let e = store(port).list("fleets/").unwrap_err();
         assert!(
             e.message.contains("repeated its continuation token"),

@@ -29,7 +29,7 @@ const MAX_PAGE_BYTES: usize = 8 << 20;
 pub(super) const MAX_PAGES: usize = 10_000;
 
 /// Unreserved characters stay; everything else is escaped (SigV4's encoding).
-pub(super) const QUERY: &AsciiSet = &NON_ALPHANUMERIC
+const QUERY: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')
@@ -126,14 +126,7 @@ impl Lister {
         if let Some(t) = token {
             query.push(("continuation-token", t));
         }
-        let q: Vec<String> = query
-            .iter()
-            .map(|(k, v)| format!("{k}={}", utf8_percent_encode(v, QUERY)))
-            .collect();
-        let url = format!("{}?{}", self.endpoint, q.join("&"));
-        let mut req: HttpRequest = http::Request::get(&url)
-            .body(HttpRequestBody::empty())
-            .map_err(|e| Failure::Final(format!("bad listing request: {e}")))?;
+        let mut req = request(&self.endpoint, &query)?;
         if let Some(provider) = &self.credentials {
             let cred = provider
                 .get_credential()
@@ -144,29 +137,47 @@ impl Lister {
                 .try_authorize(&mut req, None)
                 .map_err(|e| Failure::Final(format!("cannot sign the listing: {e}")))?;
         }
-        let answer = self
-            .http
-            .execute(req)
-            .await
-            .map_err(|e| Failure::Retry(e.to_string()))?;
-        let status = answer.status();
-        let body = read_capped(answer.into_body()).await?;
-        match status.as_u16() {
-            200 => parse(&body),
-            404 => Err(Failure::NoBucket),
-            s if s == 429 || s >= 500 => Err(Failure::Retry(format!("HTTP {s}"))),
-            s => Err(Failure::Final(format!(
-                "HTTP {s}: {}",
-                String::from_utf8_lossy(&body[..body.len().min(300)])
-            ))),
-        }
+        send(&self.http, req, parse).await
+    }
+}
+
+/// A GET of `base` with `query` percent-encoded, ready to sign (S3 and Azure alike).
+pub(super) fn request(base: &str, query: &[(&str, &str)]) -> Result<HttpRequest, Failure> {
+    let q: Vec<String> = query
+        .iter()
+        .map(|(k, v)| format!("{k}={}", utf8_percent_encode(v, QUERY)))
+        .collect();
+    http::Request::get(format!("{base}?{}", q.join("&")))
+        .body(HttpRequestBody::empty())
+        .map_err(|e| Failure::Final(format!("bad listing request: {e}")))
+}
+
+/// Send a signed listing request and read its page with `parse`: a 404 is a missing bucket
+/// or container, a 429 or 5xx is worth another try, anything else is final.
+pub(super) async fn send(
+    http: &HttpClient,
+    req: HttpRequest,
+    parse: fn(&[u8]) -> Result<Page, Failure>,
+) -> Result<Page, Failure> {
+    let answer = http
+        .execute(req)
+        .await
+        .map_err(|e| Failure::Retry(e.to_string()))?;
+    let status = answer.status().as_u16();
+    let body = read_capped(answer.into_body()).await?;
+    match status {
+        200 => parse(&body),
+        404 => Err(Failure::NoBucket),
+        s if s == 429 || s >= 500 => Err(Failure::Retry(format!("HTTP {s}"))),
+        s => Err(Failure::Final(format!(
+            "HTTP {s}: {}",
+            String::from_utf8_lossy(&body[..body.len().min(300)])
+        ))),
     }
 }
 
 /// The answer's body, refused past `MAX_PAGE_BYTES` without reading the rest.
-pub(super) async fn read_capped(
-    body: object_store::client::HttpResponseBody,
-) -> Result<Vec<u8>, Failure> {
+async fn read_capped(body: object_store::client::HttpResponseBody) -> Result<Vec<u8>, Failure> {
     use futures_util::StreamExt;
     let mut out = Vec::new();
     let mut chunks = body.bytes_stream();
@@ -284,25 +295,26 @@ pub(super) fn client_options(
     options
 }
 
+/// A ListObjectsV2 answer (as S3 sends it) naming `keys`, truncated with `truncated` as the
+/// next token: for the listing tests here and in `list`.
+#[cfg(test)]
+pub(super) fn listing(keys: &[&str], truncated: Option<&str>) -> String {
+    let contents: String = keys
+        .iter()
+        .map(|k| format!("<Contents><Key>{k}</Key><LastModified>2026-12-01T18:01:00.000Z</LastModified><ETag>\"x\"</ETag><Size>3</Size><StorageClass>STANDARD</StorageClass></Contents>"))
+        .collect();
+    let more = truncated.map_or("<IsTruncated>false</IsTruncated>".to_string(), |t| {
+        format!("<IsTruncated>true</IsTruncated><NextContinuationToken>{t}</NextContinuationToken>")
+    });
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name>{more}{contents}<EncodingType>url</EncodingType><KeyCount>{}</KeyCount></ListBucketResult>",
+        keys.len()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn listing(keys: &[&str], truncated: Option<&str>) -> String {
-        let contents: String = keys
-            .iter()
-            .map(|k| format!("<Contents><Key>{k}</Key><LastModified>2026-12-01T18:01:00.000Z</LastModified><ETag>\"x\"</ETag><Size>3</Size><StorageClass>STANDARD</StorageClass></Contents>"))
-            .collect();
-        let more = truncated.map_or("<IsTruncated>false</IsTruncated>".to_string(), |t| {
-            format!(
-                "<IsTruncated>true</IsTruncated><NextContinuationToken>{t}</NextContinuationToken>"
-            )
-        });
-        format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name>{more}{contents}<EncodingType>url</EncodingType><KeyCount>{}</KeyCount></ListBucketResult>",
-            keys.len()
-        )
-    }
 
     #[test]
     fn hostile_names_come_back_decoded_for_the_caller_to_refuse() {
