@@ -36,8 +36,9 @@ fn run(env: &Env, args: &[&str]) {
     env.cmd().args(args).timeout(PATIENCE).assert().success();
 }
 
-/// A claim promoted and mirrored: the good snapshot a crafted one must not replace.
-fn published(env: &Env) {
+/// A claim promoted and mirrored: the good snapshot a crafted one must not replace, at the
+/// path returned (`cache/default/snapshot.bin`).
+pub(crate) fn published(env: &Env) -> std::path::PathBuf {
     let ev = json!([{"session_id": env.session, "message_id": "m1"}]).to_string();
     run(
         env,
@@ -56,6 +57,9 @@ fn published(env: &Env) {
     run(env, &["sync"]);
     run(env, &["maint"]);
     run(env, &["sync"]);
+    let bin = env.ctxlake_home().join("cache/default/snapshot.bin");
+    assert!(bin.exists());
+    bin
 }
 
 fn found(env: &Env) -> usize {
@@ -64,7 +68,7 @@ fn found(env: &Env) -> usize {
 }
 
 /// The attack: a snapshot whose `claims` is a view over an endless recursive CTE.
-fn crafted_snapshot() -> Vec<u8> {
+pub(crate) fn crafted_snapshot() -> Vec<u8> {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("evil.sqlite");
     let c = rusqlite::Connection::open(&p).unwrap();

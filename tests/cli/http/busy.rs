@@ -16,48 +16,6 @@ const BOUND: Duration = Duration::from_secs(1);
 /// Concurrent searches: more than the server's workers (8).
 const SEARCHES: usize = 12;
 
-fn run(env: &Env, args: &[&str]) {
-    env.cmd().args(args).assert().success();
-}
-
-/// A claim promoted, published and mirrored: `cache/default/snapshot.bin` exists.
-fn published(env: &Env) -> std::path::PathBuf {
-    let ev = json!([{"session_id": env.session, "message_id": "m1"}]).to_string();
-    run(
-        env,
-        &[
-            "memory",
-            "propose",
-            "Widgets listen on port 8080",
-            "--type",
-            "environment",
-            "--subject",
-            "widgets",
-            "--evidence-json",
-            &ev,
-        ],
-    );
-    for step in ["sync", "maint", "sync"] {
-        run(env, &[step]);
-    }
-    let bin = env.ctxlake_home().join("cache/default/snapshot.bin");
-    assert!(bin.exists());
-    bin
-}
-
-/// The issue's snapshot: `claims` a view over an endless recursive CTE.
-fn crafted(bin: &std::path::Path) {
-    let _ = std::fs::remove_file(bin);
-    let c = rusqlite::Connection::open(bin).unwrap();
-    c.execute_batch(
-        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-         INSERT INTO meta VALUES ('snapshot_id', 'evil'), ('mode', 'on');
-         CREATE VIEW claims AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
-           SELECT x AS rowid, 'c-evil' AS id, 'widgets port' AS text FROM r;",
-    )
-    .unwrap();
-}
-
 /// The valid snapshot with `n` more matching claims: this build's schema, so it is read,
 /// and every search scores them all.
 fn inflated(bin: &std::path::Path, n: u32) {
@@ -113,10 +71,11 @@ fn under_load(s: &Server, after: Duration) -> (Duration, Vec<Duration>) {
 #[test]
 fn initialize_and_the_dashboard_answer_while_searches_hold_the_workers() {
     let env = Env::new();
-    let bin = published(&env);
+    let bin = crate::hostile::published(&env);
     let good = std::fs::read(&bin).unwrap();
 
-    crafted(&bin);
+    // The issue's snapshot: `claims` a view over an endless recursive CTE.
+    std::fs::write(&bin, crate::hostile::crafted_snapshot()).unwrap();
     let s = Server::start(&env, &[]);
     let (slowest, took) = under_load(&s, Duration::from_millis(300));
     eprintln!("crafted snapshot: control {slowest:?}, searches {took:?}");
