@@ -62,6 +62,18 @@ impl Schedule {
 /// The longest back-off, in intervals.
 pub(crate) const BACKOFF_MAX: u32 = 4;
 
+/// How close to its lake expiry a deferred lease renewal must be written (the shortest
+/// margin; see `fleet::roster::defer`): the daemon checks deadlines at every pass, at
+/// most [`BACKOFF_MAX`] intervals apart (twice that for passes that overran, under
+/// load); another host reads the roster within [`BACKOFF_MAX`] intervals of its write
+/// (2 unless it backed off itself); two more intervals and a minute cover a slow pass,
+/// the lake-clock estimate and slow requests. 4.5 minutes at the default 15 s, so half
+/// the default 30-minute TTL rules.
+pub(crate) fn renewal_horizon(every: Duration) -> i64 {
+    let every = i64::try_from(every.as_millis()).unwrap_or(i64::MAX / 64);
+    every.saturating_mul(3 * i64::from(BACKOFF_MAX) + 2) + 60_000
+}
+
 /// How far a daemon has backed off: the quiet passes in a row.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Pace {
@@ -119,7 +131,7 @@ pub fn run(
     // One store for the daemon's life (its client, clock and connections): probed at
     // start and again after any failure, not at every pass.
     let mut store: Option<Box<dyn Store>> = None;
-    let mut carry = Carry::default();
+    let mut carry = Carry::deferring(renewal_horizon(every));
     let mut pace = Pace::default();
     loop {
         let started = Instant::now();
@@ -173,7 +185,7 @@ fn step(
         if probe {
             // Reopened after a failure: the lake may have changed meanwhile (wiped, or
             // restored from a backup), so what the drains learnt is learnt afresh.
-            *carry = Carry::default();
+            carry.reset();
         }
         let out = match full {
             true => sync::once(ctx, s.as_ref(), probe, carry, seen)?,

@@ -23,8 +23,12 @@ const RECENT: usize = 16;
 pub(crate) struct Kept {
     /// Write ids of this home's recent roster writes, oldest first.
     pub recent: Vec<String>,
-    /// The roster as last written (or about to be), write id included.
+    /// The roster as last written (or about to be), write id included; with renewals
+    /// deferred since (`due_ms` set), the lake's write id and this home's newer expiries.
     pub roster: RosterObj,
+    /// The lake time by which deferred renewals must reach the lake (see `defer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_ms: Option<i64>,
 }
 
 impl Kept {
@@ -58,4 +62,29 @@ pub(crate) fn read(path: &Path, fleet: &str) -> Option<Kept> {
 pub(crate) fn write(path: &Path, kept: &Kept) -> Result<()> {
     let bytes = crate::error::Error::json(kept)?;
     crate::fsutil::write_atomic(path, &bytes, 0o600)
+}
+
+/// Every fleet whose kept copy holds deferred renewals, with the lake time they are due:
+/// what a process that starts must still write (see `defer`).
+pub(crate) fn deferred(paths: &Paths) -> std::collections::BTreeMap<String, i64> {
+    let mut out = std::collections::BTreeMap::new();
+    let entries = std::fs::read_dir(paths.roster_dir()).into_iter().flatten();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(fleet) = name.to_str().and_then(|n| n.strip_suffix(".own.json")) else {
+            continue;
+        };
+        if let Some(due) = read(&e.path(), fleet).and_then(|k| k.due_ms) {
+            out.insert(fleet.to_string(), due);
+        }
+    }
+    out
+}
+
+/// This home's copy of its roster of `fleet` when it may hold renewals the lake lacks
+/// (see `defer`): the deadline and the copy. For the simulation's checks.
+#[cfg(test)]
+pub(crate) fn waiting(paths: &Paths, fleet: &str) -> Option<(i64, RosterObj)> {
+    let k = read(&path(paths, fleet), fleet)?;
+    Some((k.due_ms?, k.roster))
 }

@@ -13,9 +13,14 @@
 //! once a session's written `last_seen_ms` is [`LIVENESS_GRAIN_MS`] old. A busy host's
 //! hook events then cost no roster PUT (and no GET on every other host) on every pass.
 
+mod defer;
 mod kept;
 mod own;
+mod start;
 
+pub(crate) use kept::deferred;
+#[cfg(test)]
+pub(crate) use kept::waiting;
 pub(crate) use own::Own;
 
 use serde::{Deserialize, Serialize};

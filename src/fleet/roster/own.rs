@@ -10,7 +10,9 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::defer::{self, LeaseKey};
 use super::kept::{self, Kept};
+use super::start::{Lake, Start};
 use super::{RosterObj, Warning, Window};
 use crate::error::Result;
 use crate::fleet::presence::PresenceObj;
@@ -43,6 +45,21 @@ pub(crate) struct Own {
     kept_write: Option<String>,
     /// `state/host-id`: a home that took a new id writes under another key.
     host_file: PathBuf,
+    /// Deferred renewals (see `defer`): `Some(horizon)` lets a renewal wait; `None` writes
+    /// every one at once and any pending one at the next flush.
+    horizon_ms: Option<i64>,
+    /// Each lease's expiry as the lake last got it.
+    written_expiry: BTreeMap<LeaseKey, i64>,
+    /// The lake time by which the roster must carry its deferred renewals.
+    due: Option<i64>,
+    /// A renewal was deferred since the kept copy was last written.
+    kept_behind: bool,
+    /// The windows as the lake last got them: any other window (one the lake never got)
+    /// is written once even when its spool file is gone, so every record id applied
+    /// reaches the lake in some window.
+    lake_windows: Vec<Window>,
+    /// The write id of the lake's copy as this value last read or wrote it.
+    lake_write: Option<String>,
 }
 
 impl Own {
@@ -58,6 +75,10 @@ impl Own {
         let lake = match store.get(&key)? {
             None => Lake::Missing,
             Some((b, _)) => super::read_written(&b, fleet).map_or(Lake::Damaged, Lake::Written),
+        };
+        let lake_write = match &lake {
+            Lake::Written((_, _, id)) => Some(id.clone()),
+            _ => None,
         };
         let start = Start::choose(lake, kept, &host).map_err(|()| damaged(store, &key))?;
         let mut warning = None;
@@ -76,6 +97,7 @@ impl Own {
                 kept_file: kept_file.clone(),
             });
         }
+        let (lake_windows, written, due) = start.lake_side();
         let (dirty, recent, (sessions, windows)) = start.state();
         let done = windows
             .iter()
@@ -85,11 +107,18 @@ impl Own {
             .into_iter()
             .map(|p| ((p.agent.clone(), p.session.clone()), p))
             .collect();
+        let written_expiry = written.unwrap_or_else(|| defer::expiries(&entries));
         Ok(Own {
             key,
             host,
             fleet: fleet.to_string(),
             written_seen: seen_of(&entries),
+            written_expiry,
+            due,
+            kept_behind: false,
+            lake_windows,
+            lake_write,
+            horizon_ms: None,
             entries,
             done,
             windows: windows.into_iter().map(|w| (w.file.clone(), w)).collect(),
@@ -115,6 +144,17 @@ impl Own {
             && host.as_ref() == Some(&self.host)
             && kept.is_some()
             && kept == self.kept_write
+    }
+
+    /// Let renewals wait (see `defer`), `horizon_ms` being the shortest margin: only a
+    /// process that checks [`Own::due`] at least that often may call this.
+    pub(crate) fn defer_renewals(&mut self, horizon_ms: i64) {
+        self.horizon_ms = Some(horizon_ms);
+    }
+
+    /// The lake time by which deferred renewals must be written, if any wait.
+    pub(crate) fn due(&self) -> Option<i64> {
+        self.due
     }
 
     /// What a load had to tell the person, once (a clone, a damaged roster).
@@ -148,7 +188,19 @@ impl Own {
             .or_insert_with(|| PresenceObj::new(rec));
         after.apply(rec, now);
         let seen = self.written_seen.get(&key).copied();
-        self.dirty |= super::worth_writing(rec, before.as_ref(), after, seen);
+        let wait = match (self.horizon_ms, before.as_ref()) {
+            (Some(h), Some(b)) if !self.dirty && self.kept_write == self.lake_write => {
+                defer::deadline(rec, b, after, &self.written_expiry, seen, h, now)
+            }
+            _ => None,
+        };
+        match wait {
+            Some(due) => {
+                self.due = Some(self.due.map_or(due, |d| d.min(due)));
+                self.kept_behind = true;
+            }
+            None => self.dirty |= super::worth_writing(rec, before.as_ref(), after, seen),
+        }
         true
     }
 
@@ -167,14 +219,29 @@ impl Own {
     /// `flush` in two steps, so a drain PUTs the rosters of all its fleets at once: the
     /// key and bytes to PUT when anything was applied (this home's copy already kept),
     /// then [`Own::landed`] once the PUT succeeded.
+    /// A roster holding only deferred renewals is not written before they are due (or
+    /// ever, in a process that does not defer); its kept copy is, so they survive a restart.
     pub(crate) fn prepare(&mut self, spool: &Path, now: i64) -> Result<Option<(String, Vec<u8>)>> {
+        let due = self
+            .due
+            .is_some_and(|d| self.horizon_ms.is_none() || now >= d);
+        self.dirty |= due;
         if !self.dirty {
+            if self.kept_behind {
+                self.keep_deferred()?;
+            }
             return Ok(None);
         }
         self.entries.retain(|_, p| !super::expired(p, now));
         let mut windows = std::mem::take(&mut self.windows);
-        windows.extend(std::mem::take(&mut self.current));
-        windows.retain(|file, _| spool.join(file).exists());
+        merge(
+            &mut windows,
+            std::mem::take(&mut self.current),
+            &self.lake_windows,
+        );
+        let lake = &self.lake_windows;
+        let unsent = |w: &Window| !w.applied.is_empty() && !lake.contains(w);
+        windows.retain(|file, w| spool.join(file).exists() || unsent(w));
         let obj = RosterObj {
             host: self.host.clone(),
             fleet: self.fleet.clone(),
@@ -184,6 +251,13 @@ impl Own {
         };
         self.windows = windows;
         self.written_seen = seen_of(&self.entries);
+        self.written_expiry = defer::expiries(&self.entries);
+        self.lake_windows = obj.windows.clone();
+        self.lake_write = Some(obj.write.clone());
+        // The kept copy says whether this write carries renewals the lake lacks (see
+        // `start`): if it does not land, they are written again from that copy.
+        let carries = std::mem::take(&mut self.due);
+        self.kept_behind = false;
         // Kept first: whether or not the PUT lands (or lands late), its id is ours.
         Kept::remember(&mut self.recent, &obj.write);
         let bytes = crate::error::Error::json(&obj)?;
@@ -194,15 +268,61 @@ impl Own {
             &Kept {
                 recent,
                 roster: obj,
+                due_ms: carries,
             },
         )?;
         self.kept_write = Some(write);
         Ok(Some((self.key.clone(), bytes)))
     }
 
+    /// Keep the deferred renewals in this home's copy, under the write id the lake holds
+    /// (so a load still knows the lake's copy as ours), with this flush's windows: their
+    /// record ids must reach the lake with the renewals.
+    fn keep_deferred(&mut self) -> Result<()> {
+        let Some(write) = self.lake_write.clone() else {
+            return Ok(());
+        };
+        let current = std::mem::take(&mut self.current);
+        merge(&mut self.windows, current, &self.lake_windows);
+        let roster = RosterObj {
+            host: self.host.clone(),
+            fleet: self.fleet.clone(),
+            sessions: self.entries.values().cloned().collect(),
+            windows: self.windows.values().cloned().collect(),
+            write,
+        };
+        let kept = Kept {
+            recent: self.recent.clone(),
+            roster,
+            due_ms: self.due,
+        };
+        kept::write(&self.kept_file, &kept)?;
+        self.kept_behind = false;
+        Ok(())
+    }
+
     /// The PUT of [`Own::prepare`]'s roster landed.
     pub(crate) fn landed(&mut self) {
         self.dirty = false;
+    }
+}
+
+/// Add this flush's windows to `windows`: a file's window the lake already got is
+/// replaced (its block is done), one it never got (ids kept back with deferred renewals)
+/// grows, so each applied id reaches the lake.
+fn merge(
+    windows: &mut BTreeMap<String, Window>,
+    current: BTreeMap<String, Window>,
+    lake: &[Window],
+) {
+    for (file, cur) in current {
+        match windows.get_mut(&file) {
+            Some(w) if !lake.contains(w) => {
+                w.applied.extend(cur.applied);
+                w.redone.extend(cur.redone);
+            }
+            _ => _ = windows.insert(file, cur),
+        }
     }
 }
 
@@ -212,64 +332,6 @@ fn seen_of(entries: &BTreeMap<(String, String), PresenceObj>) -> BTreeMap<(Strin
         .iter()
         .map(|(k, p)| (k.clone(), p.last_seen_ms))
         .collect()
-}
-
-/// The lake's copy of this host's roster at load.
-enum Lake {
-    Missing,
-    /// Present but not a roster of this fleet.
-    Damaged,
-    /// Sessions, windows, write id.
-    Written((Vec<PresenceObj>, Vec<Window>, String)),
-}
-
-type Loaded = (Vec<PresenceObj>, Vec<Window>);
-
-/// Where a load starts from, each with the write ids that count as ours.
-enum Start {
-    /// The lake's copy, ours.
-    Lake(Vec<String>, Loaded),
-    /// Nothing in the lake: a new host, or none of its PUTs landed.
-    Fresh(Vec<String>),
-    /// The kept copy, written under an earlier host id of this home (replaced after a
-    /// clone, or after `state/host-id` was lost): its sessions move to the new id.
-    Moved(Kept),
-    /// The kept copy: the lake's does not parse.
-    Damaged(Kept),
-    /// The kept copy: the lake's holds a write this home never made.
-    Clone(Kept),
-}
-
-impl Start {
-    /// `Err`: the lake's copy is damaged and this home keeps none, so the replay windows
-    /// are lost; draining could then apply a spool block twice.
-    fn choose(lake: Lake, kept: Option<Kept>, host: &str) -> std::result::Result<Start, ()> {
-        Ok(match (lake, kept) {
-            // No copy kept (this home's state was lost, the host id kept): the lake's is
-            // taken as ours.
-            (Lake::Written((s, w, id)), None) => Start::Lake(vec![id], (s, w)),
-            (Lake::Written((s, w, id)), Some(k)) if k.wrote(&id) => Start::Lake(k.recent, (s, w)),
-            (Lake::Written(_), Some(k)) => Start::Clone(k),
-            (Lake::Missing, Some(k)) if k.roster.host != host => Start::Moved(k),
-            // Under the same id none of our PUTs landed: replays apply afresh, as they
-            // must (the kept copy may hold a block the lake never got).
-            (Lake::Missing, k) => Start::Fresh(k.map(|k| k.recent).unwrap_or_default()),
-            (Lake::Damaged, Some(k)) => Start::Damaged(k),
-            (Lake::Damaged, None) => return Err(()),
-        })
-    }
-
-    /// (dirty, recent write ids, sessions and windows). A start from the kept copy is
-    /// dirty: the lake must get it back (under the new host id after a clone).
-    fn state(self) -> (bool, Vec<String>, Loaded) {
-        match self {
-            Start::Lake(recent, loaded) => (false, recent, loaded),
-            Start::Fresh(recent) => (false, recent, Loaded::default()),
-            Start::Moved(k) | Start::Damaged(k) | Start::Clone(k) => {
-                (true, k.recent, (k.roster.sessions, k.roster.windows))
-            }
-        }
-    }
 }
 
 fn damaged(store: &dyn Store, key: &str) -> crate::error::Error {

@@ -165,3 +165,60 @@ fn liveness_alone_is_written_at_a_coarse_grain() {
         "a new session is written at once"
     );
 }
+
+/// A renewal that only moves an expiry the lake carries far ahead waits: no PUT, kept in
+/// this home's copy (a reload, even by another process, has it), and written when due or
+/// by a process that does not defer. A new reason is written at once.
+#[test]
+fn a_renewal_waits_until_due_and_survives_a_reload() {
+    let l = lake();
+    let renew = |id: &str, reason: &str| {
+        let p = json!({"repo": "r", "paths": ["src"], "reason": reason, "ttl_secs": 1800});
+        rec(id, "s1", "fleet_claim", p)
+    };
+    let expiry = |r: &RosterObj| r.sessions[0].leases[0].expires_at_ms;
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
+    own.defer_renewals(0);
+    own.apply(&renew("c1", "x"), "mcp/a.ndjson", 0);
+    own.flush(&l.store, &l.spool, 0).unwrap();
+    let first = stored(&l);
+    own.apply(&renew("c2", "x"), "mcp/a.ndjson", 30_000);
+    own.flush(&l.store, &l.spool, 30_000).unwrap();
+    assert_eq!(stored(&l).write, first.write, "the renewal waits");
+    assert_eq!(
+        own.due(),
+        Some(900_000),
+        "due with half the TTL left on the lake's copy"
+    );
+    assert!(own.still_current());
+
+    let mut one_shot = Own::load(&l.store, &l.paths, "f").unwrap();
+    assert_eq!(one_shot.due(), Some(900_000), "a reload keeps it");
+    one_shot.flush(&l.store, &l.spool, 40_000).unwrap();
+    assert_eq!(
+        expiry(&stored(&l)),
+        30_000 + 1_800_000,
+        "a process that does not defer writes it"
+    );
+
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
+    own.defer_renewals(0);
+    own.apply(&renew("c3", "x"), "mcp/a.ndjson", 50_000);
+    own.flush(&l.store, &l.spool, 50_000).unwrap();
+    let mut again = Own::load(&l.store, &l.paths, "f").unwrap();
+    again.defer_renewals(0);
+    assert_eq!(again.due(), Some(930_000));
+    again.flush(&l.store, &l.spool, 929_999).unwrap();
+    assert_eq!(expiry(&stored(&l)), 1_830_000);
+    again.flush(&l.store, &l.spool, 930_000).unwrap();
+    let r = stored(&l);
+    assert_eq!(expiry(&r), 50_000 + 1_800_000, "written when due");
+    assert!(r.windows[0].applied.contains(&"c3".to_string()));
+
+    let w = stored(&l).write;
+    let mut own = Own::load(&l.store, &l.paths, "f").unwrap();
+    own.defer_renewals(0);
+    own.apply(&renew("c4", "y"), "mcp/a.ndjson", 950_000);
+    own.flush(&l.store, &l.spool, 950_000).unwrap();
+    assert_ne!(stored(&l).write, w, "a new reason is written at once");
+}

@@ -47,6 +47,8 @@ pub(super) struct Applier<'a> {
     pub(super) held: HashSet<String>,
     /// Fleets this drain's records named: this host's agents use them (`fleet::used`).
     pub(super) used: BTreeSet<String>,
+    /// See `Carry::horizon_ms`.
+    horizon_ms: Option<i64>,
 }
 
 impl<'a> Applier<'a> {
@@ -55,6 +57,7 @@ impl<'a> Applier<'a> {
         paths: &Paths,
         marked: &'a mut HashSet<String>,
         mut rosters: HashMap<String, Carried>,
+        horizon_ms: Option<i64>,
     ) -> Result<Self> {
         let lake_offset_ms = store.now_ms()? - crate::time::now_ms();
         let now = crate::time::now_ms();
@@ -74,6 +77,7 @@ impl<'a> Applier<'a> {
             creates: BTreeMap::new(),
             held: HashSet::new(),
             used: BTreeSet::new(),
+            horizon_ms,
         })
     }
 
@@ -154,18 +158,65 @@ impl<'a> Applier<'a> {
     }
 
     fn apply_presence(&mut self, rec: &Record) -> Result<bool> {
-        if !self.rosters.contains_key(&rec.fleet) {
-            let mut own = roster::Own::load(self.store, &self.paths, &rec.fleet)?;
-            self.warnings.extend(own.take_warning());
-            self.rosters
-                .insert(rec.fleet.clone(), (own, crate::time::now_ms()));
-        }
         let now = self.lake_now();
+        let file = self.file.clone();
+        Ok(self.roster(&rec.fleet)?.apply(rec, &file, now))
+    }
+
+    /// This host's roster of `fleet`, read from the lake on first use.
+    fn roster(&mut self, fleet: &str) -> Result<&mut roster::Own> {
+        if !self.rosters.contains_key(fleet) {
+            let mut own = roster::Own::load(self.store, &self.paths, fleet)?;
+            self.warnings.extend(own.take_warning());
+            if let Some(h) = self.horizon_ms {
+                own.defer_renewals(h);
+            }
+            self.rosters
+                .insert(fleet.to_string(), (own, crate::time::now_ms()));
+        }
         let (own, _) = self
             .rosters
-            .get_mut(&rec.fleet)
+            .get_mut(fleet)
             .ok_or_else(|| Error::internal("roster_vanished", "roster vanished"))?;
-        Ok(own.apply(rec, &self.file, now))
+        Ok(own)
+    }
+
+    /// Write the rosters whose deferred renewals are due (every one that has any, in a
+    /// process that does not defer), reading those this drain did not: `due` is what the
+    /// last drain left, by fleet. Runs at the end of every drain, records or not.
+    pub(super) fn flush_due(
+        &mut self,
+        due: &BTreeMap<String, i64>,
+        report: &mut DrainReport,
+    ) -> Result<()> {
+        let now = self.lake_now();
+        let defers = self.horizon_ms.is_some();
+        let is_due = |at: i64| !defers || at <= now;
+        let mut any = false;
+        for (fleet, at) in due {
+            if is_due(*at) && self.marked.contains(fleet) {
+                self.roster(fleet)?;
+            }
+        }
+        for (own, _) in self.rosters.values() {
+            any |= own.due().is_some_and(is_due);
+        }
+        if any {
+            self.flush(report, false)?;
+        }
+        Ok(())
+    }
+
+    /// What waits after this drain: the carried rosters' deadlines, and `before`'s for
+    /// fleets this drain did not read.
+    pub(super) fn due_after(&self, mut before: BTreeMap<String, i64>) -> BTreeMap<String, i64> {
+        before.retain(|f, _| !self.rosters.contains_key(f));
+        for (fleet, (own, _)) in &self.rosters {
+            if let Some(at) = own.due() {
+                before.insert(fleet.clone(), at);
+            }
+        }
+        before
     }
 
     /// Write each changed roster (one PUT per fleet, all at once) and the batched

@@ -77,9 +77,33 @@ type Carried = (roster::Own, i64);
 pub struct Carry {
     marked: HashSet<String>,
     rosters: HashMap<String, Carried>,
+    /// `Some(horizon)`: this process drains at least every few intervals, so lease
+    /// renewals may wait (see `fleet::roster::defer`).
+    horizon_ms: Option<i64>,
+    /// Fleets with renewals waiting, and when they are due (lake time); `None` until
+    /// read from this home's kept rosters at the first drain.
+    due: Option<std::collections::BTreeMap<String, i64>>,
 }
 
 impl Carry {
+    /// What a `sync --watch` daemon carries: renewals may wait while their lake expiry
+    /// is more than `horizon_ms` away (and half their TTL), the daemon checking their
+    /// deadline at every pass and drain.
+    pub fn deferring(horizon_ms: i64) -> Carry {
+        Carry {
+            horizon_ms: Some(horizon_ms),
+            ..Carry::default()
+        }
+    }
+
+    /// Forget what was learnt (the store was reopened), keeping how renewals are handled.
+    pub fn reset(&mut self) {
+        *self = Carry {
+            horizon_ms: self.horizon_ms,
+            ..Carry::default()
+        };
+    }
+
     /// The fleets a pass found in the lake: exactly these have a marker.
     /// A fleet missing from the listing lost its marker (the lake was wiped and made
     /// again): its roster is read afresh, and its next drain creates the marker. (A
@@ -108,11 +132,16 @@ pub fn drain(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<DrainReport> {
     let rosters = std::mem::take(&mut carry.rosters);
-    let mut applier = Applier::new(store, paths, &mut carry.marked, rosters)?;
-    let report = drain_with(paths, lock_wait, &mut applier, progress);
+    let due = carry.due.take().unwrap_or_else(|| roster::deferred(paths));
+    let mut applier = Applier::new(store, paths, &mut carry.marked, rosters, carry.horizon_ms)?;
+    let report = drain_with(paths, lock_wait, &mut applier, progress).and_then(|mut r| {
+        applier.flush_due(&due, &mut r)?;
+        Ok(r)
+    });
     // Recorded even when the drain failed part way: what it applied is in the lake.
     crate::fleet::used::record(paths, &applier.used)?;
     let report = report?;
+    carry.due = Some(applier.due_after(due));
     carry.rosters = std::mem::take(&mut applier.rosters);
     Ok(report)
 }

@@ -14,10 +14,16 @@
 //! whose passes saw nothing new skips its turns until its pass is due again or a write
 //! is queued in its spool, so every record must still reach every host exactly once
 //! whatever the back-off. Presence liveness is written at the roster's coarse grain.
+//!
+//! Daemons defer lease renewals (`fleet::roster::defer`): a renewal drained and
+//! acknowledged may take hold only in its host's kept roster, which the exactly-once
+//! oracle counts as one copy (`renewals`); after the settle, the clock moves past half
+//! the TTL, every daemon takes a turn, and nothing may be left waiting.
 
 mod agents;
 mod chains;
 mod check;
+mod renewals;
 mod store;
 mod world;
 
@@ -79,7 +85,11 @@ fn run_seed(seed: u64) -> Result<usize, String> {
     let settled = w
         .settle()
         .and_then(|()| check::after_step(&w, &mut seen))
-        .and_then(|()| check::quiescent(&w));
+        .and_then(|()| check::quiescent(&w))
+        .and_then(|()| w.renewals_come_due())
+        .and_then(|()| check::after_step(&w, &mut seen))
+        .and_then(|()| check::quiescent(&w))
+        .and_then(|()| renewals::nothing_waits(&w));
     crate::time::set_sim_now(None);
     match settled {
         Ok(()) => Ok(w.backed_off),

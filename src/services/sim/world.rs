@@ -98,7 +98,11 @@ impl World {
                 // Host 2's clock is 25 minutes slow: every id it mints is older than a
                 // watermark reader's look-back, so its records reach readers via the feed.
                 skew: rng.below(20_001) as i64 - 10_000 - if h == 2 { 25 * 60_000 } else { 0 },
-                carry: Default::default(),
+                carry: crate::services::drain::Carry::deferring(
+                    crate::services::watch::renewal_horizon(std::time::Duration::from_millis(
+                        EVERY_MS as u64,
+                    )),
+                ),
                 pace: Default::default(),
                 next_pass_ms: 0,
             })
@@ -252,6 +256,20 @@ impl World {
                 self.turn(h, false, false, &writer);
             }
         }
+    }
+
+    /// Long after: every renewal a daemon deferred comes due (the clock moves past half
+    /// the TTL, well before any lease expires), each daemon takes a turn with nothing
+    /// spooled, which must write them, and then everything settles again.
+    pub(super) fn renewals_come_due(&mut self) -> std::result::Result<(), String> {
+        self.store.advance(TTL_SECS as i64 * 500 + 300_000);
+        self.trace.push("renewals come due".into());
+        for h in 0..self.hosts.len() {
+            self.host_clock(h);
+            self.hosts[h].next_pass_ms = 0;
+            self.turn(h, false, false, "late");
+        }
+        self.settle()
     }
 
     /// Quiescence: every in-flight request lands, faults stop, every host drains, then
