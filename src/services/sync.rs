@@ -86,9 +86,12 @@ pub fn once(
     if probe {
         opened(ctx, store)?;
     }
-    // Listed before the drain, so the drain knows which fleet markers exist.
-    carry.listed(&lake::fleets(store)?);
-    trace("fleets listed");
+    // Listed before the drain, so the drain knows which fleet markers exist; a daemon
+    // only now and then (see `Carry::fleets_due`).
+    if carry.fleets_due(crate::time::now_ms()) {
+        carry.listed(&lake::fleets(store)?);
+        trace("fleets listed");
+    }
     let drained = drain(ctx, store, carry, seen)?;
     trace("drained");
     let in_lake = carry.fleets();

@@ -171,6 +171,31 @@ fn a_pass_costs_a_handful_of_requests_in_few_rounds() {
     );
 }
 
+/// A daemon lists `fleets/` on its first pass and then every `FLEETS_EVERY_MS`, not at
+/// every pass; a one-shot sync lists it at every run.
+#[test]
+fn a_daemon_lists_the_fleets_now_and_then() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let host = ctx(&d.path().join("h"), "f");
+    writes_one(&host);
+    let lists = |carry: &mut Carry, probe: bool| {
+        store.take();
+        once(&host, &store, probe, carry, &mut Quiet).unwrap();
+        shapes(&store.take()).contains(&"list fleets/".to_string())
+    };
+    let t0 = crate::time::now_ms();
+    crate::time::set_sim_now(Some(t0));
+    let mut daemon = Carry::deferring(0);
+    assert!(lists(&mut daemon, true), "the first pass lists");
+    crate::time::set_sim_now(Some(t0 + crate::services::drain::FLEETS_EVERY_MS - 1));
+    assert!(!lists(&mut daemon, false), "a later pass does not");
+    assert!(lists(&mut Carry::default(), true), "a one-shot sync does");
+    crate::time::set_sim_now(Some(t0 + crate::services::drain::FLEETS_EVERY_MS));
+    assert!(lists(&mut daemon, false), "every few minutes it does again");
+    crate::time::set_sim_now(None);
+}
+
 /// The first sync of a lake writes its format marker; a lake of another format is
 /// refused before anything else is sent, and nothing is written.
 #[test]

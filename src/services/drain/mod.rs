@@ -83,7 +83,14 @@ pub struct Carry {
     /// Fleets with renewals waiting, and when they are due (lake time); `None` until
     /// read from this home's kept rosters at the first drain.
     due: Option<std::collections::BTreeMap<String, i64>>,
+    /// When (wall ms) a pass last listed `fleets/`; `None`: never in this process.
+    listed_at: Option<i64>,
 }
+
+/// How often (wall ms) a daemon lists `fleets/`: the fleets it serves are known locally
+/// (`serving`), so the listing only names new fleets (the "other fleets" note, `fleet
+/// list`) and notices a wiped lake; a one-shot `sync` lists at every run.
+pub const FLEETS_EVERY_MS: i64 = 300_000;
 
 impl Carry {
     /// What a `sync --watch` daemon carries: renewals may wait while their lake expiry
@@ -104,11 +111,22 @@ impl Carry {
         };
     }
 
+    /// Whether this pass should list `fleets/`: always outside a daemon, and in one on its
+    /// first pass and then every [`FLEETS_EVERY_MS`] (a wall clock stepped back lists
+    /// too). A fleet another host made meanwhile is mirrored from the next listing.
+    pub fn fleets_due(&self, now_ms: i64) -> bool {
+        match self.listed_at {
+            Some(at) if self.horizon_ms.is_some() => !(0..FLEETS_EVERY_MS).contains(&(now_ms - at)),
+            _ => true,
+        }
+    }
+
     /// The fleets a pass found in the lake: exactly these have a marker.
     /// A fleet missing from the listing lost its marker (the lake was wiped and made
     /// again): its roster is read afresh, and its next drain creates the marker. (A
     /// prompt drain between passes still trusts the last listing.)
     pub fn listed(&mut self, fleets: &[String]) {
+        self.listed_at = Some(crate::time::now_ms());
         self.marked = fleets.iter().cloned().collect();
         self.rosters.retain(|f, _| self.marked.contains(f));
     }
