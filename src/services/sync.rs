@@ -88,7 +88,7 @@ pub fn once(
     }
     // Listed before the drain, so the drain knows which fleet markers exist; a daemon
     // only now and then (see `Carry::fleets_due`).
-    if carry.fleets_due(crate::time::now_ms()) {
+    if carry.fleets_due(&serving::fleets(ctx), crate::time::now_ms()) {
         carry.listed(&lake::fleets(store)?);
         trace("fleets listed");
     }

@@ -193,6 +193,14 @@ fn a_daemon_lists_the_fleets_now_and_then() {
     assert!(lists(&mut Carry::default(), true), "a one-shot sync does");
     crate::time::set_sim_now(Some(t0 + crate::services::drain::FLEETS_EVERY_MS));
     assert!(lists(&mut daemon, false), "every few minutes it does again");
+    // A served fleet with no marker yet: every pass looks for it.
+    let g = std::collections::BTreeSet::from(["g".to_string()]);
+    crate::fleet::used::record(&host.paths, &g).unwrap();
+    assert!(
+        lists(&mut daemon, false),
+        "while a served fleet has no marker"
+    );
+    assert!(lists(&mut daemon, false), "at every pass");
     crate::time::set_sim_now(None);
 }
 

@@ -132,13 +132,14 @@ class Host:
         return json.loads(self.run([*args, "--json"], **who))
 
     # -- the sync daemon -------------------------------------------------------------
-    def start_sync(self, interval):
+    def start_sync(self, interval, fleet="default"):
+        """`fleet`: the daemon's own fleet (served even when none of its agents wrote to it)."""
         self.sync_runs += 1
         out = open(self.home / f"sync-{self.sync_runs}.out", "w")
         err = open(self.home / f"sync-{self.sync_runs}.err", "w")
         self.sync_proc = subprocess.Popen(
             [self.bin, "sync", "--watch", "--interval", str(interval), "--json"],
-            env=self.env(), cwd=self.work, stdout=out, stderr=err)
+            env=self.env(fleet=fleet), cwd=self.work, stdout=out, stderr=err)
 
     def stop_sync(self, sig=signal.SIGTERM):
         if self.sync_proc and self.sync_proc.poll() is None:

@@ -101,7 +101,8 @@ def drive(agents, seconds):
 def run(r, minutes, interval):
     hosts = r.hosts
     for h in hosts:
-        h.start_sync(interval)
+        # Every host serves the measured fleet, D too (it has no agents to make it served).
+        h.start_sync(interval, fleet=FLEET)
     busy_hosts = hosts[:BUSY_HOSTS]
     agents = [Agent(h, i * len(busy_hosts) + n) for i in range(AGENTS_PER_HOST)
               for n, h in enumerate(busy_hosts)]

@@ -112,11 +112,15 @@ impl Carry {
     }
 
     /// Whether this pass should list `fleets/`: always outside a daemon, and in one on its
-    /// first pass and then every [`FLEETS_EVERY_MS`] (a wall clock stepped back lists
-    /// too). A fleet another host made meanwhile is mirrored from the next listing.
-    pub fn fleets_due(&self, now_ms: i64) -> bool {
+    /// first pass, then every [`FLEETS_EVERY_MS`] (a wall clock stepped back lists too),
+    /// and at every pass while a fleet it serves (`serves`) has no known marker: another
+    /// host may make it any moment, and its leases must not wait minutes to show here.
+    pub fn fleets_due(&self, serves: &std::collections::BTreeSet<String>, now_ms: i64) -> bool {
         match self.listed_at {
-            Some(at) if self.horizon_ms.is_some() => !(0..FLEETS_EVERY_MS).contains(&(now_ms - at)),
+            Some(at) if self.horizon_ms.is_some() => {
+                !(0..FLEETS_EVERY_MS).contains(&(now_ms - at))
+                    || serves.iter().any(|f| !self.marked.contains(f))
+            }
             _ => true,
         }
     }
