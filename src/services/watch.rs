@@ -9,7 +9,8 @@
 //!
 //! Adaptive polling: a remote store bills every pass's listings, so a host whose passes
 //! see nothing new backs off (see [`Pace`]): after two quiet passes in a row the next
-//! starts two intervals after the last, after three or more four intervals. The first
+//! starts two intervals after the last, after three four intervals, after four or more
+//! eight. The first
 //! sign of work returns it to the base interval: a pass that drained a record or read an
 //! object (another host's write), or, between passes, a queued tool write or hook event
 //! (a local stat, no request), which also starts the next pass an interval after the
@@ -60,14 +61,14 @@ impl Schedule {
 }
 
 /// The longest back-off, in intervals.
-pub(crate) const BACKOFF_MAX: u32 = 4;
+pub(crate) const BACKOFF_MAX: u32 = 8;
 
 /// How close to its lake expiry a deferred lease renewal must be written (the shortest
 /// margin; see `fleet::roster::defer`): the daemon checks deadlines at every pass, at
 /// most [`BACKOFF_MAX`] intervals apart (twice that for passes that overran, under
 /// load); another host reads the roster within [`BACKOFF_MAX`] intervals of its write
 /// (2 unless it backed off itself); two more intervals and a minute cover a slow pass,
-/// the lake-clock estimate and slow requests. 4.5 minutes at the default 15 s, so half
+/// the lake-clock estimate and slow requests. 7.5 minutes at the default 15 s, so half
 /// the default 30-minute TTL rules.
 pub(crate) fn renewal_horizon(every: Duration) -> i64 {
     let every = i64::try_from(every.as_millis()).unwrap_or(i64::MAX / 64);
@@ -99,12 +100,13 @@ impl Pace {
     }
 
     /// The next pass starts this many intervals after the last: one quiet pass is not a
-    /// trend (a writer may just be between two tool calls), two double it, more reach
-    /// [`BACKOFF_MAX`].
+    /// trend (a writer may just be between two tool calls), each further one doubles it,
+    /// up to [`BACKOFF_MAX`].
     pub(crate) fn factor(&self) -> u32 {
         match self.quiet {
             0 | 1 => 1,
             2 => 2,
+            3 => 4,
             _ => BACKOFF_MAX,
         }
     }
@@ -251,15 +253,15 @@ mod tests {
     }
 
     #[test]
-    fn quiet_passes_back_off_to_four_intervals_and_work_returns_at_once() {
+    fn quiet_passes_back_off_to_eight_intervals_and_work_returns_at_once() {
         let mut p = Pace::default();
-        let factors: Vec<u32> = (0..5)
+        let factors: Vec<u32> = (0..6)
             .map(|_| {
                 p.passed(false);
                 p.factor()
             })
             .collect();
-        assert_eq!(factors, [1, 2, 4, 4, 4], "one quiet pass is not a trend");
+        assert_eq!(factors, [1, 2, 4, 8, 8, 8], "one quiet pass is not a trend");
         p.passed(true);
         assert_eq!(p.factor(), 1, "a pass that saw work");
         p.passed(false);

@@ -76,7 +76,7 @@ fn run_seed(seed: u64) -> Result<usize, String> {
         w.quiet_tail();
         // Every write drained while the daemons were backed off: a queued write wakes its
         // daemon at once (the spell's write comes three intervals before its end, less
-        // than a backed-off daemon's four).
+        // than a backed-off daemon's eight).
         let drained = check::after_step(&w, &mut seen).and_then(|()| check::exactly_once(&w, true));
         if let Err(msg) = drained {
             return fail(&w, "the quiet spell", msg);

@@ -244,8 +244,8 @@ impl World {
         self.store.set_fault_rate(0);
         self.store.land_some(true);
         self.trace.push("quiet spell".into());
-        for round in 0..9 {
-            if round == 6 {
+        for round in 0..18 {
+            if round == 15 {
                 self.agent_acts();
             }
             self.store.advance(EVERY_MS);
