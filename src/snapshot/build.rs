@@ -1,5 +1,5 @@
-//! Build a snapshot file from folded claims: a fresh SQLite file in `journal_mode=DELETE`
-//! (one file, no WAL), checked, fsynced; the caller publishes it by rename/create.
+//! Build a snapshot file from folded claims: a fresh SQLite file (one file, no WAL; no
+//! journal while it is built), checked, fsynced; the caller publishes it by rename/create.
 
 use std::path::Path;
 
@@ -130,11 +130,17 @@ pub fn build_with(
         )
     })?;
     let mut conn = Connection::open(path).map_err(sql)?;
-    conn.execute_batch(
-        "PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA page_size=8192;",
-    )
-    .map_err(sql)?;
-    conn.execute_batch(SCHEMA).map_err(sql)?;
+    // No journal and no syncs while the file is built: it is new, nobody reads it until
+    // `seal` has checked and fsynced it and the caller has published it by rename/create,
+    // and a build that fails is thrown away whole.
+    conn.execute_batch("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;")
+        .map_err(sql)?;
+    // The secondary indexes are made after the rows are in (one sort each, instead of a
+    // B-tree insert per row); the finished file's schema is `SCHEMA`'s all the same.
+    let (indexes, tables): (Vec<&str>, Vec<&str>) = SCHEMA
+        .split(';')
+        .partition(|s| s.trim_start().starts_with("CREATE INDEX"));
+    conn.execute_batch(&tables.join(";")).map_err(sql)?;
     let tx = conn.transaction().map_err(sql)?;
     {
         let mut meta = tx
@@ -169,6 +175,7 @@ pub fn build_with(
             insert_event(&mut ev, e, mode)?;
         }
     }
+    tx.execute_batch(&indexes.join(";")).map_err(sql)?;
     tx.commit().map_err(sql)?;
     conn.execute_batch("INSERT INTO claims_fts(claims_fts) VALUES('optimize'); ANALYZE;")
         .map_err(sql)?;

@@ -36,8 +36,13 @@ pub(crate) struct Statement {
 
 impl Statement {
     pub(crate) fn parse(text: &str) -> Self {
-        let toks = tokens(text);
-        let verb = predicate_start(&toks);
+        Statement::of_tokens(&tokens(text))
+    }
+
+    /// The statement of a text already tokenized (`tokens`): a caller that also reads
+    /// the text's `Shape` tokenizes it once.
+    pub(crate) fn of_tokens(toks: &[Tok]) -> Self {
+        let verb = predicate_start(toks);
         let mut s = Statement {
             words: BTreeSet::new(),
             values: BTreeSet::new(),
@@ -70,6 +75,11 @@ impl Statement {
     /// words): the gate indexes promoted claims by it instead of comparing every pair.
     pub(crate) fn words(&self) -> Option<&BTreeSet<String>> {
         Some(&self.words).filter(|w| !w.is_empty())
+    }
+
+    /// The content words, empty or not: half of the gate's group key.
+    pub(crate) fn all_words(&self) -> &BTreeSet<String> {
+        &self.words
     }
 
     /// Rule 1 or rule 2 of the module header; symmetric.

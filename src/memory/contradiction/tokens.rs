@@ -8,7 +8,7 @@ use super::words::{AUXILIARIES, FILLERS, PREPOSITIONS, UNITS, VERBS};
 /// A claim's text as lowercased, classified tokens, a value and its unit merged (`30s`).
 /// The probable-update test (`memory::supersede::update`) reads claims the same way.
 pub(crate) fn tokens(text: &str) -> Vec<Tok> {
-    merge_units(lex(text).iter().map(|t| classify(t)).collect())
+    merge_units(lex(text).into_iter().map(classify).collect())
 }
 
 /// Where the predicate of `toks` starts (its length when nothing starts one).
@@ -32,14 +32,21 @@ pub(crate) enum Tok {
 
 /// Lower-cased tokens; `-j8` becomes `j 8`, and `=` or `: ` a token of its own.
 fn lex(text: &str) -> Vec<String> {
-    let s = text
-        .to_lowercase()
-        .replace("can't", "can not")
-        .replace("won't", "will not")
-        .replace("n't", " not")
-        .replace("cannot", "can not")
-        .replace('=', " = ")
-        .replace(": ", " = ");
+    let mut s = text.to_lowercase();
+    // Each rewrite in this order; most claims hold none, and a rewrite that finds nothing
+    // to replace would still copy the whole text.
+    for (from, to) in [
+        ("can't", "can not"),
+        ("won't", "will not"),
+        ("n't", " not"),
+        ("cannot", "can not"),
+        ("=", " = "),
+        (": ", " = "),
+    ] {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
     let keep = |c: char| c.is_alphanumeric() || "._-/#%=".contains(c);
     let mut out = Vec::new();
     for raw in s.split(|c: char| !keep(c)) {
@@ -58,13 +65,13 @@ fn lex(text: &str) -> Vec<String> {
     out
 }
 
-fn classify(t: &str) -> Tok {
-    match t {
+fn classify(t: String) -> Tok {
+    match t.as_str() {
         "not" | "no" | "never" | "none" | "without" => Tok::Negator,
         "=" => Tok::Verb,
-        t if AUXILIARIES.contains(&t) => Tok::Verb,
-        t if FILLERS.contains(&t) => Tok::Filler,
-        t => value(t).map_or_else(|| Tok::Word(t.to_string()), Tok::Value),
+        w if AUXILIARIES.contains(&w) => Tok::Verb,
+        w if FILLERS.contains(&w) => Tok::Filler,
+        w => value(w).map_or(Tok::Word(t), Tok::Value),
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::claim::{Claim, Op, Proposal};
-use super::{State, new_bucket, new_group, shown_key};
+use super::{State, places, shown_key};
 use crate::memory::event::Event;
 
 impl State {
@@ -40,9 +40,10 @@ impl State {
         let (text, subject) = (text.to_string(), subject.to_string());
         touched.insert(id.clone());
         let Some(c) = self.open(&id) else {
+            let (group, bucket) = places(&subject, ty, &text);
             let claim = Claim {
-                group: new_group(&subject, &text),
-                bucket: new_bucket(&subject, ty, &text),
+                group,
+                bucket,
                 text,
                 subject,
                 ty,
@@ -76,8 +77,7 @@ impl State {
             c.text = text;
             c.subject = subject;
             c.ty = ty;
-            c.group = new_group(&c.subject, &c.text);
-            c.bucket = new_bucket(&c.subject, c.ty, &c.text);
+            (c.group, c.bucket) = places(&c.subject, c.ty, &c.text);
             left = (
                 (c.group != group).then_some(group),
                 (c.bucket != bucket).then_some(bucket),

@@ -51,6 +51,12 @@ fn tied(a: &Member, b: &Member) -> bool {
 /// Pass 2 over `members` (any order; they are taken in first-appearance order, and split
 /// by their full group key): what the gate leaves on each, by claim id.
 pub(crate) fn decide(members: &[Member]) -> Vec<(String, Gated)> {
+    // Alone in its group, a claim meets no rival: its text need not be read again.
+    if let [m] = members {
+        let mut g = Gated::default();
+        promote(m, &mut g);
+        return vec![(m.id.to_string(), g)];
+    }
     let mut sorted: Vec<&Member> = members.iter().collect();
     sorted.sort_by(|a, b| a.claim.first_id().cmp(b.claim.first_id()));
     let keyed: Vec<_> = sorted
@@ -97,18 +103,23 @@ pub(crate) fn decide(members: &[Member]) -> Vec<(String, Gated)> {
             promoted[slot].1.retain(|p| !rivals.contains(p));
             continue;
         }
-        if let Some(at) = &m.promotes_at {
-            let g = &mut out[i].1;
-            g.status = ClaimStatus::Promoted;
-            g.scope = ClaimScope::Fleet;
-            g.promoted_at = Some(at.clone());
-            let by = m.claim.first_id().to_string();
-            g.events
-                .push(GateEvent(at.clone(), "claim_promoted".into(), by, 0));
-            if statement.words().is_some() {
-                promoted[slot].1.push(i);
-            }
+        if promote(m, &mut out[i].1) && statement.words().is_some() {
+            promoted[slot].1.push(i);
         }
     }
     out
+}
+
+/// Promote `m` into `g` if it would promote on its own; whether it did.
+fn promote(m: &Member, g: &mut Gated) -> bool {
+    let Some(at) = &m.promotes_at else {
+        return false;
+    };
+    g.status = ClaimStatus::Promoted;
+    g.scope = ClaimScope::Fleet;
+    g.promoted_at = Some(at.clone());
+    let by = m.claim.first_id().to_string();
+    g.events
+        .push(GateEvent(at.clone(), "claim_promoted".into(), by, 0));
+    true
 }

@@ -137,15 +137,17 @@ impl State {
                     self.known(x)
                 });
             if s.status == ClaimStatus::Promoted {
-                current.push((
-                    id,
-                    c,
-                    s.promoted_at.unwrap_or_default(),
-                    Shape::of(&c.text),
-                    c.ties(ops),
-                ));
+                current.push((id, c, s.promoted_at.unwrap_or_default(), ops));
             }
         }
+        // One promoted claim has no newer one to be updated by: its text need not be read.
+        if current.len() < 2 {
+            return HashMap::new();
+        }
+        let current: Vec<_> = current
+            .into_iter()
+            .map(|(id, c, at, ops)| (id, c, at, Shape::of(&c.text), c.ties(ops)))
+            .collect();
         let cands: Vec<Candidate> = current
             .iter()
             .map(|(id, c, at, shape, ties)| Candidate {

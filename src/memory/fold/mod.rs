@@ -246,14 +246,16 @@ fn shown_key(session: &str, claim: &str) -> String {
     format!("{}:{session}{claim}", session.len())
 }
 
-fn new_bucket(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> u64 {
-    let shape = crate::memory::supersede::update::Shape::of(text);
-    crate::memory::supersede::update::bucket(subject, ty, &shape)
-}
-
-fn new_group(subject: &str, text: &str) -> u64 {
-    let (subject, words, _) = group::key(subject, text);
-    group::name(&subject, &words)
+/// The gate group and probable-update bucket of a claim, from one tokenizing of its text.
+/// (The gate and the probable-update pass read the text again only for a group or bucket
+/// holding other claims: alone in one, a claim has nothing to be compared with.)
+fn places(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> (u64, u64) {
+    use crate::memory::{contradiction, supersede::update};
+    let toks = contradiction::tokens(text);
+    let statement = contradiction::Statement::of_tokens(&toks);
+    let shape = update::Shape::of_tokens(toks);
+    let group = group::name(&subject.to_lowercase(), statement.all_words());
+    (group, update::bucket(subject, ty, &shape))
 }
 
 #[cfg(test)]

@@ -119,9 +119,14 @@ const VERBS: &[&str] = &[
 
 impl Shape {
     pub(crate) fn of(text: &str) -> Shape {
+        Shape::of_tokens(tokens(text))
+    }
+
+    /// The shape of a text already tokenized (`tokens`): a caller that also reads the
+    /// text's `Statement` tokenizes it once.
+    pub(crate) fn of_tokens(mut toks: Vec<Tok>) -> Shape {
         let mut s = Shape::default();
-        let mut kept: Vec<Tok> = Vec::new();
-        let toks = tokens(text);
+        let mut kept: Vec<Tok> = Vec::with_capacity(toks.len());
         let mut i = 0;
         while i < toks.len() {
             let word = match &toks[i] {
@@ -155,7 +160,8 @@ impl Shape {
                     continue;
                 }
             }
-            kept.push(toks[i].clone());
+            // Moved, not copied: only tokens after `i` are looked at again.
+            kept.push(std::mem::replace(&mut toks[i], Tok::Filler));
             i += 1;
         }
         let start = verb_start(&kept);

@@ -216,25 +216,19 @@ pub(crate) fn load(
     keys.retain(|k| batch::is_batch(k) && !cp.fold.has(keys::stem(k)));
     keys.sort();
     keys.dedup();
-    let mut bad_lines = 0;
-    let mut events = Vec::new();
-    let total = keys.len() as u64;
-    for (i, chunk) in keys.chunks(256).enumerate() {
-        for found in store.get_many(chunk)? {
-            let Some((b, _)) = found else { continue };
-            let (got, bad) = crate::memory::event::events(&b, fleet);
-            events.extend(got);
-            bad_lines += bad;
-        }
-        progress(((i * 256 + chunk.len()) as u64).min(total), total);
+    // Events are read as the fold takes them (`Reader`): only a chunk's payloads are held
+    // at a time. A failed read ends them early; this run's state is then dropped unsaved.
+    let mut reader = super::reader::Reader::new(store, fleet, &keys, progress);
+    let fresh = cp.fold.apply(&mut reader);
+    if let Some(e) = reader.error {
+        return Err(e);
     }
-    crate::services::trace::mark("event reads");
-    let fresh = cp.fold.apply(events);
+    let bad_lines = reader.bad_lines;
     if fresh > 0 {
         cp.published = None; // it described the fold of fewer events
     }
     cp.unsaved += fresh;
-    crate::services::trace::mark("fold");
+    crate::services::trace::mark("event reads+fold");
     cp.events_mark
         .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
     cp.feed_mark

@@ -5,6 +5,7 @@
 pub mod checkpoint;
 mod idle;
 mod publish;
+mod reader;
 
 use crate::config::Config;
 use crate::ctx::Ctx;

@@ -158,7 +158,7 @@ fn build(
     }
     let folded = fold.folded();
     crate::services::trace::mark("state render");
-    full(&dir, &base, snapshot_id, fleet, mode, &folded, vectors)
+    full(&dir, &base, snapshot_id, fleet, mode, folded, vectors)
 }
 
 /// A full build into a temporary file, renamed over `base` once finished and checked.
@@ -168,7 +168,7 @@ fn full(
     snapshot_id: &str,
     fleet: &str,
     mode: MemoryMode,
-    folded: &crate::memory::gate::Folded,
+    folded: crate::memory::gate::Folded,
     vectors: &crate::snapshot::vectors::Vectors,
 ) -> Result<Vec<u8>> {
     crate::fsutil::sweep_temp_files(dir, std::time::Duration::from_secs(3600));
@@ -185,8 +185,10 @@ fn full(
         &folded.claims,
         &folded.events,
         vectors,
-    )
-    .and_then(|()| read(&tmp));
+    );
+    // The rows are in the file now: free them before its bytes are read in.
+    drop(folded);
+    let built = built.and_then(|()| read(&tmp));
     // Only a finished, checked file becomes the base (rename is atomic), and never
     // beside a journal a killed patch left, which SQLite would replay into it.
     crate::snapshot::delta::settle(base);
