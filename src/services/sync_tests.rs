@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::cache;
 use crate::lake::batch::test_record;
 use crate::lake::logged::Logged;
 
@@ -22,7 +23,7 @@ fn ctx(dir: &Path, agent: &str) -> Ctx {
 
 fn pass(ctx: &Ctx, store: &Logged) -> Vec<String> {
     store.take();
-    once(ctx, store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    once(ctx, store, true, &mut Carry::one_shot(), &mut Quiet).unwrap();
     store.take()
 }
 
@@ -180,8 +181,8 @@ fn a_sync_writes_the_format_marker_and_refuses_another() {
     let writer = ctx(&d.path().join("w"), "a");
     let marker = crate::lake::keys::FORMAT_MARKER;
     pass(&writer, &store);
-    assert_eq!(store.get(marker).unwrap().unwrap().0, br#"{"format":1}"#);
-    store.put(marker, br#"{"format":2}"#).unwrap();
+    assert_eq!(store.get(marker).unwrap().unwrap().0, br#"{"format":2}"#);
+    store.put(marker, br#"{"format":3}"#).unwrap();
     writes_one(&writer);
     store.take();
     let e = once(&writer, &store, true, &mut Carry::default(), &mut Quiet).unwrap_err();
@@ -281,4 +282,83 @@ fn a_fleet_this_hosts_agents_wrote_to_is_served() {
     let mirrored: Vec<&str> = out.fleets.iter().map(|f| f.fleet.as_str()).collect();
     assert_eq!(mirrored, ["f", "side"]);
     assert_eq!(out.unserved_fleets.sample, ["other"]);
+}
+
+/// The requests of `log` of `verb` on hook history (`sessions/`).
+fn on_history(log: &[String], verb: &str) -> usize {
+    let prefix = format!("{verb} sessions/");
+    log.iter().filter(|l| l.starts_with(&prefix)).count()
+}
+
+/// Hook history at its own cadence: a daemon's drain leaves two sessions' hook events
+/// pending while its roster already shows them; once the oldest is a minute old, one
+/// history object holds both, which another host GETs and the writer never does, though
+/// its own `history.json` has both sessions.
+#[test]
+fn history_goes_at_its_cadence_and_is_never_read_back() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (ctx(&d.path().join("w"), "a"), ctx(&d.path().join("r"), "b"));
+    let claim = json!({"repo": "r", "paths": ["src"], "reason": "x", "ttl_secs": 600});
+    queue_in(&writer, "f", false, &[("fleet_claim", claim)]);
+    pass(&writer, &store);
+    pass(&reader, &store);
+    let mut body = Vec::new();
+    for (i, session) in ["s1", "s2", "s1"].iter().enumerate() {
+        let p = json!({"runtime": "claude-code", "prompt": format!("step {i}")});
+        let mut rec = test_record(i as u64, "f", "hook_prompt", p);
+        (rec.id, rec.session) = (crate::ulid::new(), session.to_string());
+        body.extend(crate::spool::encode(&rec).unwrap());
+    }
+    let dir = writer.paths.spool.join("hooks/claude-code");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("s1.ndjson"), body).unwrap();
+    let mut daemon = Carry::default();
+    store.take();
+    once(&writer, &store, true, &mut daemon, &mut Quiet).unwrap();
+    let drained = store.take();
+    assert_eq!(
+        on_history(&drained, "create"),
+        0,
+        "not due yet: {drained:#?}"
+    );
+    let roster: cache::Read<cache::Roster> = cache::read(&writer.paths, "f", cache::ROSTER);
+    let mut live: Vec<String> = roster
+        .data
+        .unwrap()
+        .agents
+        .into_iter()
+        .map(|a| a.session)
+        .collect();
+    live.sort();
+    assert_eq!(live, ["s1", "s2"], "the roster did not wait for history");
+    // A minute on (the test build's cadence is shorter), the next pass writes it.
+    let later = crate::time::now_ms() + super::drain::history::HISTORY_AGE_MS;
+    crate::time::set_sim_now(Some(later));
+    once(&writer, &store, false, &mut daemon, &mut Quiet).unwrap();
+    let written = store.take();
+    crate::time::set_sim_now(None);
+    assert_eq!(on_history(&written, "create"), 1, "{written:#?}");
+    assert_eq!(on_history(&written, "get"), 0, "{written:#?}");
+    once(&writer, &store, false, &mut daemon, &mut Quiet).unwrap();
+    assert_eq!(
+        on_history(&store.take(), "get"),
+        0,
+        "the writer never reads it back"
+    );
+    let sessions = |c: &Ctx| -> Vec<String> {
+        let h: cache::Read<cache::History> = cache::read(&c.paths, "f", cache::HISTORY);
+        let mut s: Vec<String> = h
+            .data
+            .unwrap()
+            .sessions
+            .into_iter()
+            .map(|s| s.session)
+            .collect();
+        s.sort();
+        s
+    };
+    assert_eq!(sessions(&writer), ["s1", "s2"]);
+    pass(&reader, &store);
+    assert_eq!(sessions(&reader), ["s1", "s2"]);
 }

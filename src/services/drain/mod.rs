@@ -17,6 +17,7 @@ use crate::paths::Paths;
 use crate::spool::{self, lock};
 
 mod apply;
+pub(crate) mod history;
 
 use apply::{Applied, Applier};
 
@@ -72,14 +73,33 @@ type Carried = (roster::Own, i64);
 /// What one drain leaves for the next in a long-lived `sync --watch`, so that draining a
 /// few records costs a few requests: the fleets whose marker the lake holds (no create
 /// for them), and this host's rosters (no GET for them; see `roster::Own::still_current`).
-/// A one-shot `sync` starts from an empty one.
+/// A daemon starts from `Carry::default()`, which writes hook history at its cadence; a
+/// one-shot `sync` from `Carry::one_shot()`, which writes all of it.
 #[derive(Default)]
 pub struct Carry {
     marked: HashSet<String>,
     rosters: HashMap<String, Carried>,
+    /// Write every pending hook history now rather than when it is due.
+    history_now: bool,
 }
 
 impl Carry {
+    /// What a one-shot `sync` starts from: nothing carried, and it leaves no hook history
+    /// pending (a person who ran `sync` expects what this host did to be in the lake).
+    pub fn one_shot() -> Carry {
+        Carry {
+            history_now: true,
+            ..Carry::default()
+        }
+    }
+
+    /// Write every pending hook history at the next drain, as a one-shot `sync` does (the
+    /// simulation's settle).
+    #[cfg(test)]
+    pub(crate) fn write_history_now(&mut self, now: bool) {
+        self.history_now = now;
+    }
+
     /// The fleets a pass found in the lake: exactly these have a marker.
     /// A fleet missing from the listing lost its marker (the lake was wiped and made
     /// again): its roster is read afresh, and its next drain creates the marker. (A
@@ -109,6 +129,7 @@ pub fn drain(
 ) -> Result<DrainReport> {
     let rosters = std::mem::take(&mut carry.rosters);
     let mut applier = Applier::new(store, paths, &mut carry.marked, rosters)?;
+    applier.force_history = carry.history_now;
     let report = drain_with(paths, lock_wait, &mut applier, progress);
     // Recorded even when the drain failed part way: what it applied is in the lake.
     crate::fleet::used::record(paths, &applier.used)?;
@@ -130,10 +151,14 @@ fn drain_with(
             seal(&f, lock_wait, &mut report)?;
         }
     }
-    let files: Vec<PathBuf> = spool::list_files(&paths.spool)
+    let mut files: Vec<PathBuf> = spool::list_files(&paths.spool)
         .into_iter()
         .filter(|f| spool::is_sealed(f))
         .collect();
+    // Tool writes first (leases are what other hosts wait for), hook events after: a
+    // tool file a failed drain left half done is redone, replacing its roster replay
+    // window, before a hook event's roster write could carry that window again.
+    files.sort_by_key(|f| f.starts_with(paths.spool_hooks_dir()));
     let total: u64 = files
         .iter()
         .filter_map(|f| fs::metadata(f).ok())
@@ -147,6 +172,17 @@ fn drain_with(
         };
         done_bytes += drain_file(paths, &f, &file, is_hook, applier, &mut report)?;
         progress(done_bytes as usize, total as usize);
+    }
+    // History comes due with time too, not only with new records.
+    let due = applier.history_due()?;
+    if !due.is_empty() {
+        applier.write_history(due)?;
+    }
+    if !spool::list_files(&paths.spool)
+        .iter()
+        .any(|f| spool::is_sealed(f))
+    {
+        history::drop_windows(paths);
     }
     report.warnings = std::mem::take(&mut applier.warnings);
     Ok(report)

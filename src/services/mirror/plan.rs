@@ -15,6 +15,42 @@ use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::store::{Got, Object, Store};
 use crate::lake::watermark::Mark;
+use crate::paths::Paths;
+
+/// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
+/// in the lake or not yet (their cache files must exist); a fleet only the lake knows, no.
+#[derive(Debug, PartialEq)]
+pub struct Plan {
+    pub fleets: Vec<String>,
+    /// Of `fleets`, those mirrored without a request: the lake has no marker for them (so
+    /// no object either: a drain creates the marker before a fleet's first object) and
+    /// this host holds no mirror state of them. Their cache is empty until a marker shows
+    /// up; no watermark moves meanwhile, so nothing written later is skipped.
+    pub empty: Vec<String>,
+}
+
+impl Plan {
+    pub fn new(paths: &Paths, store: &dyn Store, lake: &[String], ours: &BTreeSet<String>) -> Plan {
+        let mut fleets = Vec::new();
+        let mut empty = Vec::new();
+        for f in ours {
+            if !lake.contains(f) && super::state::read(paths, f, &store.url()).is_none() {
+                empty.push(f.clone());
+            }
+            fleets.push(f.clone());
+        }
+        Plan { fleets, empty }
+    }
+
+    /// A plan of exactly `fleets`, none of them empty.
+    #[cfg(test)]
+    pub fn of(fleets: &[String]) -> Plan {
+        Plan {
+            fleets: fleets.to_vec(),
+            empty: Vec::new(),
+        }
+    }
+}
 
 /// Objects a round-three request reads at most at a time: a first pass may read a whole
 /// history, and memory stays bounded.
