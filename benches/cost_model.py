@@ -4,10 +4,16 @@ usage: python3 benches/cost_model.py MEASURE_OUTPUT...
 where each file is the output of
     tests/acceptance/three_hosts.py BIN --measure --interval T   (with moto; see its --help)
 Prices: S3 Standard, PUT/LIST $0.005 per 1,000, GET $0.0004 per 1,000; 176 busy hours a month.
+
+The run has 10 agents on each busy host; the model's fleets have 5. So a busy host's PUT-class
+requests are split into what its passes cost whatever its agents do (the idle host D's
+PUT-class rate: the same passes with nothing to write) and what its agents' writes add, and
+the passes' share is spread over the model's agents per host.
 """
 import re, sys
 PUT, GET = 0.005 / 1000, 0.0004 / 1000
 HOURS = 176
+MEASURED_AGENTS_PER_HOST = 10
 def parse(f):
     d = {}
     for l in open(f):
@@ -24,12 +30,17 @@ for f in sys.argv[1:]:
     g_per_reader = ig / 30
     # busy hosts' GETs per agent-hour over the 3 busy hosts (each a reader)
     own = bg - 3 * g_per_reader
-    print(f, "busy", bp, bg, "idle-busy", ip, ig, "quiet", qp, qg, "g/reader", round(g_per_reader), "own", round(own))
+    # PUT-class per agent-hour that the agents' writes add beyond the host's passes
+    writes = max(bp - ip / MEASURED_AGENTS_PER_HOST, 0)
+    print(f, "busy", bp, bg, "idle-busy", ip, ig, "quiet", qp, qg, "g/reader", round(g_per_reader),
+          "own", round(own), "writes", round(writes), "passes/host-hour", ip)
     for agents, hosts, readers_all, readers_own in ((100, 20, 20, 20), (1000, 200, 200, 40), (10000, 2000, 2000, 40)):
+        put = writes + ip / (agents / hosts)
         for label, r in (("all", readers_all), ("own", readers_own)):
             get = own + g_per_reader * r
-            usd = HOURS * (bp * PUT + get * GET)
-            print(f"  {agents} agents, {label} mirroring ({r} readers): {bp} PUT + {get/1000:.1f}k GET per agent-hour, ${usd:.2f}/agent-month, ${usd*agents:,.0f}/month")
+            usd = HOURS * (put * PUT + get * GET)
+            print(f"  {agents} agents, {label} mirroring ({r} readers): {put:.0f} PUT + {get/1000:.1f}k GET per agent-hour,"
+                  f" ${usd:.2f}/agent-month (PUT ${HOURS*put*PUT:.2f} + GET ${HOURS*get*GET:.2f}), ${usd*agents:,.0f}/month")
     day = 24 * (qp * PUT + qg * GET)
     print(f"  idle host on a quiet lake: ${day:.3f}/host-day")
     # idle host while 100 agents are busy 8h of the day: D scaled from 30 to 100 agents, quiet the rest
