@@ -276,6 +276,11 @@ fn handoffs_and_sessions_reach_history() {
     assert_eq!(h["handoffs"][0]["next"], "fix token test");
     assert_eq!(h["sessions"][0]["session"], "s1");
     assert_eq!(h["sessions"][0]["outcome"], "running");
+    let lag = h["note"].as_str().unwrap_or_default();
+    assert!(
+        lag.contains("up to 60 s"),
+        "history says how far behind it may be: {h}"
+    );
     let st = env.json(&["status"]);
     assert!(st["last_sync"].is_string());
     assert_eq!(st["spool_backlog_bytes"], 0);
