@@ -138,7 +138,7 @@ fn shapes(log: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Two fleets with rosters, handoffs, a session segment and a snapshot: a reader's first
+/// Two fleets with rosters, handoffs, a history object and a snapshot: a reader's first
 /// pass, an idle pass, a pass after news in both fleets, and a daemon's later idle pass
 /// (its store open: no probe, no marker), in requests and rounds. Before the format
 /// marker and the explicit plan (a store decorator prefetching two rounds), the same

@@ -33,7 +33,7 @@ pub(crate) const HISTORY_AGE_MS: i64 = 60_000;
 pub(crate) const HISTORY_AGE_MS: i64 = 8_000;
 
 /// Pending bytes past which history is written whatever its age: a busy backlog stays
-/// a few objects, each far under the reader's segment cap (`rules::cap::SEGMENT`).
+/// a few objects, each far under the reader's cap for them (`rules::cap::SEGMENT`).
 const PENDING_BYTES: usize = 1 << 20;
 
 /// Encoded bytes per history object at most (a single larger record is an object alone):

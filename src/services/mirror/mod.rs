@@ -188,7 +188,7 @@ fn seconds(
             reads.push(Later::Handoff(i, k));
         }
         for k in history::keys(&f.name, &f.listed, &fed, own) {
-            reads.push(Later::Segment(i, k));
+            reads.push(Later::History(i, k));
         }
         f.prev = f.st.manifest.clone();
         let (mut newest, refused) = fetch::manifest(&f.name, &mut f.st, &f.listed, got);
@@ -223,7 +223,7 @@ fn holds_snapshot(paths: &Paths, fleet: &str, m: &Manifest) -> bool {
 /// Apply one round-three read to its fleet.
 fn apply(paths: &Paths, fleets: &mut [Fleet], read: Later, got: Option<Got>) -> Result<()> {
     match read {
-        Later::Segment(i, _) => {
+        Later::History(i, _) => {
             let f = &mut fleets[i];
             if let Some((bytes, mtime)) = got {
                 let (sessions, bad) = history::object(paths, &f.name, &mut f.st, &bytes, mtime)?;
