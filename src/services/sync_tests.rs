@@ -323,15 +323,13 @@ fn history_goes_at_its_cadence_and_is_never_read_back() {
         "not due yet: {drained:#?}"
     );
     let roster: cache::Read<cache::Roster> = cache::read(&writer.paths, "f", cache::ROSTER);
-    let mut live: Vec<String> = roster
-        .data
-        .unwrap()
-        .agents
-        .into_iter()
-        .map(|a| a.session)
-        .collect();
-    live.sort();
-    assert_eq!(live, ["s1", "s2"], "the roster did not wait for history");
+    let live = roster.data.unwrap().agents.into_iter().map(|a| a.session);
+    let live: std::collections::BTreeSet<String> = live.collect();
+    assert_eq!(
+        live,
+        ["s1".into(), "s2".into()].into(),
+        "the roster did not wait"
+    );
     // A minute on (the test build's cadence is shorter), the next pass writes it.
     let later = crate::time::now_ms() + super::drain::history::HISTORY_AGE_MS;
     crate::time::set_sim_now(Some(later));
@@ -346,19 +344,17 @@ fn history_goes_at_its_cadence_and_is_never_read_back() {
         0,
         "the writer never reads it back"
     );
-    let sessions = |c: &Ctx| -> Vec<String> {
+    let sessions = |c: &Ctx| -> std::collections::BTreeSet<String> {
         let h: cache::Read<cache::History> = cache::read(&c.paths, "f", cache::HISTORY);
-        let mut s: Vec<String> = h
-            .data
+        h.data
             .unwrap()
             .sessions
             .into_iter()
             .map(|s| s.session)
-            .collect();
-        s.sort();
-        s
+            .collect()
     };
-    assert_eq!(sessions(&writer), ["s1", "s2"]);
+    let both: std::collections::BTreeSet<String> = ["s1".into(), "s2".into()].into();
+    assert_eq!(sessions(&writer), both);
     pass(&reader, &store);
-    assert_eq!(sessions(&reader), ["s1", "s2"]);
+    assert_eq!(sessions(&reader), both);
 }
