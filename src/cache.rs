@@ -69,12 +69,15 @@ pub struct History {
 pub struct SessionDigest {
     pub session: String,
     pub agent: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub runtime: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub repo: Option<String>,
     pub started_at: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub ended_at: Option<String>,
     /// The git branch the session started on, when the runtime said. Absent, never null:
     /// its schema says a string (the tool list's token budget).
@@ -125,11 +128,13 @@ pub struct HandoffNote {
     pub at: String,
     pub agent: String,
     pub session: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub repo: Option<String>,
     pub summary: String,
     pub status: crate::vocab::HandoffStatus,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub next: Option<String>,
 }
 

@@ -6,7 +6,6 @@
 //! fragment; and the bound reports every field it cut, so no caller believes a note was
 //! kept whole when it was not.
 
-use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -14,7 +13,7 @@ use crate::redact::Redactor;
 use crate::sanitize;
 
 /// One string that the bound cut.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cut {
     /// Where it was, e.g. `summary` or `evidence[0].quote`.
     pub field: String,

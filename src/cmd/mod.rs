@@ -161,7 +161,7 @@ fn render_queued(q: &crate::tools::queue::Queued) -> String {
             q.redacted
         ));
     }
-    for c in &q.truncated {
+    for c in &q.cuts {
         s.push_str(&format!(
             "`{}` was cut from {} to {} characters (the limit is {} per field)\n",
             c.field,

@@ -80,7 +80,7 @@ fn install_json(
     text: &str,
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<(String, Created), Problem> {
-    let mut doc = Doc::parse(text)?;
+    let mut doc = json_doc(t, text)?;
     let mut created = Vec::new();
     if let Some((path, entry)) = &t.mcp {
         let mut p = jsonc::keys(path);
@@ -118,6 +118,15 @@ fn install_json(
         created.extend(doc.push(&p, element).map_err(Problem::Shape)?);
     }
     Ok((doc.into_text(), created))
+}
+
+/// The document as the JSON editor reads it: of the top level, only the members it can
+/// touch are parsed (the servers object, `hooks`, Cursor's `version`); the rest (all of a
+/// big `~/.claude.json`'s `projects`) is skipped text, spliced back byte for byte.
+fn json_doc(t: &Target, text: &str) -> Result<Doc, ParseError> {
+    let mut keys = vec!["hooks", "version"];
+    keys.extend(t.mcp.as_ref().and_then(|(path, _)| path.first()));
+    Doc::parse_members(text, &keys)
 }
 
 /// Remove our entries; `created` containers go too when nothing else is left in them.
@@ -158,7 +167,7 @@ fn uninstall_json(
     created: &Created,
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<String, Problem> {
-    let mut doc = Doc::parse(text)?;
+    let mut doc = json_doc(t, text)?;
     if let Some((path, _)) = &t.mcp {
         let mut p = jsonc::keys(path);
         p.push(Seg::Key(NAME.into()));
@@ -218,13 +227,7 @@ fn prune(doc: &mut Doc, created: &Created) {
         let empty = match doc.value(p) {
             Some(Value::Object(m)) => m.is_empty(),
             Some(Value::Array(a)) => a.is_empty(),
-            Some(_) => {
-                p.len() == 1
-                    && doc
-                        .value(&[])
-                        .and_then(|v| v.as_object().map(|o| o.len() == 1))
-                        == Some(true)
-            }
+            Some(_) => p.len() == 1 && doc.top_len() == 1,
             None => false,
         };
         if empty {
@@ -241,7 +244,7 @@ pub fn status(
 ) -> Result<(bool, usize), Problem> {
     match t.format {
         Format::Json | Format::Jsonc => {
-            let doc = Doc::parse(text)?;
+            let doc = json_doc(t, text)?;
             let mcp = t.mcp.as_ref().is_some_and(|(path, _)| {
                 let mut p = jsonc::keys(path);
                 p.push(Seg::Key(NAME.into()));

@@ -155,8 +155,8 @@ impl Installer {
         let chained =
             prev.filter(|r| before.is_some_and(|b| sha256(b.as_bytes()) == r.post_sha256));
         let mut backup = None;
-        let (existed, original, mut created, orig) = match chained {
-            Some(r) => (r.existed, r.original, r.created, None),
+        let (existed, original, mut created, orig, orig_sha) = match chained {
+            Some(r) => (r.existed, r.original, r.created, None, r.original_sha256),
             None => {
                 if let Some(b) = before {
                     let bak = bak_path(&p.target);
@@ -164,7 +164,9 @@ impl Installer {
                     backup = Some(bak);
                 }
                 let keep = p.clean && before.is_some();
-                (before.is_some(), keep, Vec::new(), before.filter(|_| keep))
+                let orig = before.filter(|_| keep);
+                let digest = orig.map(|b| sha256(b.as_bytes()));
+                (before.is_some(), keep, Vec::new(), orig, digest)
             }
         };
         for c in &p.created {
@@ -179,9 +181,11 @@ impl Installer {
             existed,
             original,
             post_sha256: sha256(after.as_bytes()),
+            original_sha256: orig_sha,
             created,
         };
-        self.store.save(&rec, orig.map(str::as_bytes))?;
+        self.store
+            .save(&rec, orig.map(str::as_bytes), backup.as_deref())?;
         Ok(backup)
     }
 }

@@ -120,6 +120,21 @@ mod tests {
         assert!(find("memory_write").is_none());
     }
 
+    /// An absent output value is left out, never sent as `null`: a nullable costs a model
+    /// three times its type alone in every tools/list (`tests/cli/mcp/tokens.rs`). An
+    /// `Option` output field needs `skip_serializing_if` and `#[schemars(with = "T")]`.
+    #[test]
+    fn output_schemas_never_accept_null() {
+        for t in registry() {
+            let schema = (t.output_schema)().to_string();
+            assert!(
+                !schema.contains("\"null\""),
+                "{}: an output field may be null: {schema}",
+                t.name
+            );
+        }
+    }
+
     /// Each declared peer field names a text field of the tool's output schema, so a
     /// renamed field cannot silently stop being labelled.
     #[test]

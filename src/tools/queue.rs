@@ -17,7 +17,11 @@ pub enum QueuedStatus {
     Queued,
 }
 
-/// What every write tool returns.
+/// What every write tool returns. The structured answer is only what the caller cannot
+/// know already: the record id, and what the write boundary changed (left out when
+/// nothing). The fleet and scope it was written as stay out of it (tools/list's token
+/// budget, `tests/cli/mcp/tokens.rs`, pays for every field four times) but not out of the
+/// CLI's text.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Queued {
     /// Always `queued`.
@@ -27,15 +31,39 @@ pub struct Queued {
     pub status: QueuedStatus,
     /// The spool record id (a ULID).
     pub id: String,
-    pub fleet: String,
-    pub agent: String,
-    pub session: String,
-    /// Secrets replaced by `[REDACTED:<rule>]` before the write.
-    pub redacted: usize,
-    /// Fields longer than the bound, cut with a visible `…[truncated]` marker (empty when
-    /// everything was kept whole).
-    pub truncated: Vec<Cut>,
+    /// What happened, for a human or a model: queued, not granted, and each cut's lengths.
     pub message: String,
+    /// Secrets replaced by `[REDACTED:<rule>]` before the write (absent: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redacted: usize,
+    /// Fields longer than the bound, cut with a visible `…[truncated]` marker (absent:
+    /// everything was kept whole). Their lengths are in `message`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub truncated: Vec<String>,
+    /// The fleet, agent and session it was written as, for the CLI's text.
+    #[serde(skip)]
+    pub fleet: String,
+    #[serde(skip)]
+    pub agent: String,
+    /// Each cut in full, for the CLI's text.
+    #[serde(skip)]
+    pub cuts: Vec<Cut>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The answer's `message`: the queued note, then one sentence per cut field.
+fn message(cuts: &[Cut]) -> String {
+    let mut m = crate::rules::QUEUED.to_string();
+    for c in cuts {
+        m.push_str(&format!(
+            "; `{}` was cut from {} to {} characters",
+            c.field, c.chars, c.kept
+        ));
+    }
+    m
 }
 
 /// A new spool record from this caller, stamped now.
@@ -68,11 +96,11 @@ pub fn write(ctx: &Ctx, fleet: &str, kind: RecordKind, mut payload: Value) -> Re
     Ok(Queued {
         status: QueuedStatus::Queued,
         id: rec.id,
+        message: message(&scrubbed.cut),
+        redacted: scrubbed.redacted,
+        truncated: scrubbed.cut.iter().map(|c| c.field.clone()).collect(),
         fleet: rec.fleet,
         agent: rec.agent,
-        session: rec.session,
-        redacted: scrubbed.redacted,
-        truncated: scrubbed.cut,
-        message: crate::rules::QUEUED.into(),
+        cuts: scrubbed.cut,
     })
 }

@@ -78,7 +78,7 @@ class Run:
         """The lease holders `host` shows for `fleet`: (agent, session, path, state, holder)."""
         v = host.json(["fleet", "status"], fleet=fleet)
         check(not v["truncated"], f"fleet status on {host.name} truncated for {fleet}")
-        return {(a["agent"], a["session"], lease["path"], lease["state"], str(lease["holder"]))
+        return {(a["agent"], a["session"], lease["path"], lease["state"], str(lease.get("holder")))
                 for a in v["agents"] for lease in a["leases"]}
 
     def roster_stamp(self, host, fleet):

@@ -39,13 +39,25 @@ fn cli_write_reports_the_cut_and_leaves_no_fragment() {
     let v = env.json(&[
         "fleet", "handoff", &summary, "--status", "done", "--next", &long_next,
     ]);
-    let cuts = v["truncated"].as_array().unwrap();
-    assert_eq!(cuts.len(), 2, "{v}");
-    let next = cuts.iter().find(|c| c["field"] == "next").unwrap();
-    assert_eq!(next["chars"], 100_000);
-    assert_eq!(next["kept"], 4000);
+    // The answer names the cut fields; their lengths are in its message.
+    assert_eq!(v["truncated"], json!(["summary", "next"]), "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("`next` was cut from 100000 to 4000 characters"),
+        "{v}"
+    );
     assert_eq!(v["redacted"], 1, "{v}");
     assert_no_fragment(&env);
+    // A write the boundary left alone answers only what the caller cannot know already.
+    let clean = env.json(&["fleet", "handoff", "short", "--status", "done"]);
+    let mut keys: Vec<&str> = clean
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    keys.sort();
+    assert_eq!(keys, ["id", "message", "status"], "{clean}");
     let out = env
         .cmd()
         .args([
@@ -79,9 +91,12 @@ fn mcp_write_reports_the_cut_and_leaves_no_fragment() {
     let text = String::from_utf8(out.stdout).unwrap();
     let reply: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     let sc = &reply["result"]["structuredContent"];
-    let cuts = sc["truncated"].as_array().unwrap();
-    let next = cuts.iter().find(|c| c["field"] == "next").unwrap();
-    assert_eq!(next["chars"], 5000, "{reply}");
+    assert_eq!(sc["truncated"], json!(["summary", "next"]), "{reply}");
+    let message = sc["message"].as_str().unwrap();
+    assert!(
+        message.contains("`next` was cut from 5000 to 4000"),
+        "{reply}"
+    );
     assert_eq!(sc["redacted"], 1, "{reply}");
     assert_no_fragment(&env);
 }
@@ -209,7 +224,9 @@ fn session_ids_from_the_environment_and_payloads_are_hashed_into_keys() {
     let mut env = Env::new();
     let secret_id = token();
     env.session = secret_id.clone();
-    let v = env.json(&["fleet", "claim", "src/a.rs", "--reason", "r"]);
+    env.json(&["fleet", "claim", "src/a.rs", "--reason", "r"]);
+    // A write's answer no longer echoes the scope; `fleet status` names the caller's.
+    let v = env.json(&["fleet", "status"]);
     let hashed = v["session"].as_str().unwrap().to_string();
     assert!(hashed.starts_with("sh-") && hashed.len() == 35, "{v}");
     for event in ["SessionStart", "Stop"] {
@@ -229,10 +246,12 @@ fn session_ids_from_the_environment_and_payloads_are_hashed_into_keys() {
     assert!(recs.iter().all(|r| r.session == hashed));
     // An odd id is hashed the same way; an id-shaped one is kept.
     env.session = "a b/../c\u{2028}".into();
-    let odd = env.json(&["fleet", "release"]);
+    env.json(&["fleet", "release"]);
+    let odd = env.json(&["fleet", "status"]);
     assert!(odd["session"].as_str().unwrap().starts_with("sh-"), "{odd}");
     env.session = "f31a36e2-6dbe-4866-be6f-9f4a675bb550".into();
-    let plain = env.json(&["fleet", "release"]);
+    env.json(&["fleet", "release"]);
+    let plain = env.json(&["fleet", "status"]);
     assert_eq!(plain["session"], "f31a36e2-6dbe-4866-be6f-9f4a675bb550");
     env.cmd().args(["sync", "-q"]).assert().success();
     let lake = env.ctxlake_home().join("lake");

@@ -221,8 +221,8 @@ fn one_fleets_pinned_url_cannot_read_or_write_another_fleet() {
         &call(3, "fleet_claim", json!({"paths": ["src/y"], "reason": "r"})),
     );
     assert_eq!(
-        own.json()["result"]["structuredContent"]["fleet"],
-        "team-a",
+        own.json()["result"]["structuredContent"]["status"],
+        "queued",
         "{}",
         own.body
     );

@@ -341,6 +341,8 @@ fn list_reports_every_runtime_as_json() {
     assert_eq!(zed["installed"], false);
 }
 
+#[path = "install/backup.rs"]
+mod backup;
 #[path = "install/project.rs"]
 mod project;
 #[path = "install/validate.rs"]

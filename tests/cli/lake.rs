@@ -198,7 +198,7 @@ fn a_contradiction_contests_both_sides() {
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     for r in results {
-        assert_eq!(r["contested"], true, "{r}");
+        assert_eq!(r["status"], "contested", "{r}");
         assert!(r["rendered"].as_str().unwrap().contains(", CONTESTED]"));
     }
 }

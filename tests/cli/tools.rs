@@ -16,9 +16,18 @@ fn writes_are_queued_never_granted() {
     let env = Env::new();
     let v = env.json(&["fleet", "claim", "src/lib.rs", "--reason", "refactor"]);
     assert_eq!(v["status"], "queued");
-    assert_eq!(v["agent"], "agent-a");
-    assert_eq!(v["session"], "sess-a");
     assert!(v["message"].as_str().unwrap().contains("queued for sync"));
+    // The scope it was written as is the caller's own: `fleet status` says it, the
+    // answer does not repeat it.
+    assert!(
+        v.get("agent").is_none() && v.get("session").is_none(),
+        "{v}"
+    );
+    let me = env.json(&["fleet", "status"]);
+    assert_eq!(
+        (&me["agent"], &me["session"]),
+        (&json!("agent-a"), &json!("sess-a"))
+    );
     assert!(!v.to_string().contains("granted\""));
     let v = env.json(&["fleet", "release"]);
     assert_eq!(v["status"], "queued");

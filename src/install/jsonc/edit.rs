@@ -5,7 +5,7 @@ use crate::install::shape::Shape;
 
 use serde_json::Value;
 
-use super::parse::{Node, NodeKind, ParseError, Slot, parse, to_value};
+use super::parse::{Node, NodeKind, ParseError, Slot, parse, parse_members, to_value};
 use super::render::{Style, inline, pretty};
 use super::splice::{Edit, detect_unit, end_of_line, line_indent, line_start, own_line, removal};
 
@@ -22,18 +22,49 @@ pub struct Doc {
     text: String,
     root: Node,
     style: Style,
+    /// The top-level members parsed in full (`None`: all of them); the rest are `Lazy`.
+    members: Option<Vec<String>>,
 }
 
 impl Doc {
     pub fn parse(text: &str) -> Result<Doc, ParseError> {
-        let root = parse(text)?;
+        Doc::build(text, parse(text)?, None)
+    }
+
+    /// The document with only the top-level members `keys` parsed (and every path this Doc
+    /// is asked about starts at one of them): an edit of `mcpServers` does not parse
+    /// `projects`. The text it skips is checked for syntax by the guard's real parser.
+    pub fn parse_members(text: &str, keys: &[&str]) -> Result<Doc, ParseError> {
+        let members = keys.iter().map(|k| (*k).to_string()).collect();
+        Doc::build(text, parse_members(text, keys)?, Some(members))
+    }
+
+    fn build(text: &str, root: Node, members: Option<Vec<String>>) -> Result<Doc, ParseError> {
         let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let unit = detect_unit(text, &root);
         Ok(Doc {
             text: text.to_string(),
             root,
             style: Style { unit, nl },
+            members,
         })
+    }
+
+    /// Is `path` inside what was parsed? A path into a skipped member is a bug of the
+    /// caller's (it must name the member to `parse_members`); tests catch it.
+    fn parsed(&self, path: &[Seg]) -> bool {
+        match (&self.members, path.first()) {
+            (Some(keys), Some(Seg::Key(k))) => keys.contains(k),
+            _ => true,
+        }
+    }
+
+    /// How many members (or items) the top level has.
+    pub fn top_len(&self) -> usize {
+        match &self.root.kind {
+            NodeKind::Object(s) | NodeKind::Array(s) => s.len(),
+            NodeKind::Scalar | NodeKind::Lazy => 0,
+        }
     }
 
     #[cfg(test)]
@@ -46,6 +77,7 @@ impl Doc {
     }
 
     pub fn get(&self, path: &[Seg]) -> Option<&Node> {
+        debug_assert!(self.parsed(path), "{} was not parsed", super::show(path));
         let mut node = &self.root;
         for seg in path {
             node = &find(node, seg)?.value;
@@ -59,6 +91,7 @@ impl Doc {
 
     /// Set `path` to `v`, creating missing parent objects. Returns the containers created.
     pub fn set(&mut self, path: &[Seg], v: &Value) -> Result<Vec<Vec<Seg>>, Shape> {
+        debug_assert!(self.parsed(path), "{} was not parsed", super::show(path));
         let mut node = &self.root;
         for (i, seg) in path.iter().enumerate() {
             let Seg::Key(key) = seg else {
@@ -114,7 +147,7 @@ impl Doc {
         };
         let slots = match &node.kind {
             NodeKind::Object(s) | NodeKind::Array(s) => s,
-            NodeKind::Scalar => return false,
+            NodeKind::Scalar | NodeKind::Lazy => return false,
         };
         let Some(i) = index_of(slots, last) else {
             return false;
@@ -204,14 +237,19 @@ impl Doc {
         for (r, s) in edits {
             text.replace_range(r, &s);
         }
-        let doc = Doc::parse(&text).map_err(|e| {
+        let root = match &self.members {
+            None => parse(&text),
+            Some(keys) => {
+                parse_members(&text, &keys.iter().map(String::as_str).collect::<Vec<_>>())
+            }
+        };
+        self.root = root.map_err(|e| {
             Shape::Unparsable(format!(
                 "internal edit produced invalid JSON: {}",
                 e.message
             ))
         })?;
-        self.text = doc.text;
-        self.root = doc.root;
+        self.text = text;
         Ok(())
     }
 }
@@ -219,7 +257,7 @@ impl Doc {
 fn find<'a>(node: &'a Node, seg: &Seg) -> Option<&'a Slot> {
     match &node.kind {
         NodeKind::Object(s) | NodeKind::Array(s) => index_of(s, seg).map(|i| &s[i]),
-        NodeKind::Scalar => None,
+        NodeKind::Scalar | NodeKind::Lazy => None,
     }
 }
 

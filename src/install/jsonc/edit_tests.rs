@@ -4,13 +4,18 @@ use super::*;
 use crate::install::jsonc::keys;
 use serde_json::json;
 
+/// Both ways: the whole document parsed, and only the member the path starts at.
 fn round_trip(before: &str, path: &[&str], expect_after: &str) {
-    let mut d = Doc::parse(before).unwrap();
-    d.set(&keys(path), &json!({"command": "/x", "args": ["mcp"]}))
-        .unwrap();
-    assert_eq!(d.text(), expect_after, "after insert");
-    assert!(d.remove(&keys(path)));
-    assert_eq!(d.text(), before, "after remove");
+    for mut d in [
+        Doc::parse(before).unwrap(),
+        Doc::parse_members(before, &path[..1]).unwrap(),
+    ] {
+        d.set(&keys(path), &json!({"command": "/x", "args": ["mcp"]}))
+            .unwrap();
+        assert_eq!(d.text(), expect_after, "after insert");
+        assert!(d.remove(&keys(path)));
+        assert_eq!(d.text(), before, "after remove");
+    }
 }
 
 #[test]
@@ -129,4 +134,32 @@ fn inline_trailing_comma_round_trips() {
         &["b"],
         "{\"a\": 1, \"b\": {\"command\": \"/x\", \"args\": [\"mcp\"]},}",
     );
+}
+
+/// The editor that parses only the members it edits splices exactly what the one that
+/// parses everything does, and leaves every other byte alone.
+#[test]
+fn editing_one_member_matches_the_whole_parse() {
+    let before = "{\n  \"projects\": {\"/p\": {\"h\": [\"}]\\\"\", 1e400, \"\\ud800\"]}}, // ]\n  \"mcpServers\": {\n    \"m\": {}\n  },\n  \"z\": [1]\n}\n";
+    let path = keys(&["mcpServers", "ctxlake"]);
+    let entry = json!({"command": "/x"});
+    let mut d = Doc::parse_members(before, &["mcpServers"]).unwrap();
+    d.set(&path, &entry).unwrap();
+    let after = d.text().to_string();
+    assert!(after.starts_with(&before[..before.find("  \"mcpServers\"").unwrap()]));
+    assert!(after.ends_with("  },\n  \"z\": [1]\n}\n"), "{after}");
+    assert_eq!(d.value(&path), Some(entry));
+    assert!(d.remove(&path));
+    assert_eq!(d.text(), before);
+    // The whole-document parser refuses the lone surrogate and the huge number: the
+    // one-member editor never reads them, so it can edit beside them.
+    assert!(Doc::parse(before).is_err());
+    let mut d = Doc::parse_members(before, &["new"]).unwrap();
+    let created = d.set(&keys(&["new", "k"]), &json!(1)).unwrap();
+    assert_eq!(created, vec![keys(&["new"])]);
+    assert!(
+        d.text()
+            .ends_with("  \"z\": [1],\n  \"new\": {\n    \"k\": 1\n  }\n}\n")
+    );
+    assert_eq!(d.top_len(), 4);
 }

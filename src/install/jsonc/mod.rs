@@ -4,6 +4,7 @@
 mod edit;
 mod parse;
 mod render;
+mod scan;
 mod splice;
 
 pub use edit::{Doc, Seg};

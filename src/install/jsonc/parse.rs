@@ -1,5 +1,6 @@
 //! A span-keeping JSONC parser: `//` and `/* */` comments, trailing commas. It builds just
-//! enough of a tree (byte offsets of every member and comma) for the editor to splice text.
+//! enough of a tree (byte offsets of every member and comma) for the editor to splice text,
+//! of the whole document or (`parse_members`) of the top level and the members it names.
 
 use serde_json::Value;
 
@@ -17,6 +18,9 @@ pub enum NodeKind {
     Object(Vec<Slot>),
     Array(Vec<Slot>),
     Scalar,
+    /// A container of the top level that `parse_members` skipped, its end found by
+    /// `scan::container_end`: only its span is known, nothing inside it is parsed.
+    Lazy,
 }
 
 /// An object member (`key` set) or an array item, with the comma that follows it, if any.
@@ -38,12 +42,47 @@ pub struct ParseError {
 }
 
 pub fn parse(text: &str) -> Result<Node, ParseError> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-        text,
-        depth: 0,
-    };
+    top(text, false)
+}
+
+/// The top level, with only the members named `keys` parsed in full: every other container
+/// member is `Lazy`. Falls back to the whole-document parse when the scan cannot delimit a
+/// member or a named member does not parse, so an error is the full parser's, at its place.
+pub fn parse_members(text: &str, keys: &[&str]) -> Result<Node, ParseError> {
+    shallow(text, keys).or_else(|_| parse(text))
+}
+
+fn shallow(text: &str, keys: &[&str]) -> Result<Node, ParseError> {
+    let mut root = top(text, true)?;
+    if let NodeKind::Object(slots) = &mut root.kind {
+        for slot in slots {
+            let named = slot.key.as_deref().is_some_and(|k| keys.contains(&k));
+            if named && matches!(slot.value.kind, NodeKind::Lazy) {
+                let end = slot.value.end;
+                slot.value = value_at(text, slot.value.start)?;
+                if slot.value.end != end {
+                    return Err(ParseError {
+                        line: 1,
+                        column: 1,
+                        message: "the scan and the parser disagree on a member's end".into(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(root)
+}
+
+/// The value starting at byte `at`, a member of the top level, parsed in full.
+fn value_at(text: &str, at: usize) -> Result<Node, ParseError> {
+    let mut p = Parser::new(text, false);
+    p.i = at;
+    p.depth = 1;
+    p.value()
+}
+
+fn top(text: &str, lazy: bool) -> Result<Node, ParseError> {
+    let mut p = Parser::new(text, lazy);
     p.skip_trivia()?;
     let node = p.value()?;
     p.skip_trivia()?;
@@ -68,6 +107,9 @@ pub fn to_value(text: &str, node: &Node) -> Value {
         NodeKind::Scalar => {
             serde_json::from_str(&text[node.start..node.end]).unwrap_or(Value::Null)
         }
+        // Not parsed yet: parse it now (the editor reads only the members it named, so
+        // this is the rare path, e.g. a whole-document value).
+        NodeKind::Lazy => value_at(text, node.start).map_or(Value::Null, |n| to_value(text, &n)),
     }
 }
 
@@ -84,11 +126,23 @@ struct Parser<'a> {
     i: usize,
     text: &'a str,
     depth: usize,
+    /// Skip the containers of the top level instead of parsing them (`Lazy`).
+    lazy: bool,
 }
 
-const MAX_DEPTH: usize = 512;
+pub(super) const MAX_DEPTH: usize = 512;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, lazy: bool) -> Parser<'a> {
+        Parser {
+            s: text.as_bytes(),
+            i: 0,
+            text,
+            depth: 0,
+            lazy,
+        }
+    }
+
     fn err(&self, msg: &str) -> ParseError {
         let (line, column) = line_col(self.text, self.i);
         ParseError {
@@ -123,6 +177,19 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Node, ParseError> {
         let start = self.i;
         match self.s.get(self.i) {
+            Some(b'{' | b'[') if self.lazy && self.depth == 1 => {
+                match super::scan::container_end(self.s, start, self.depth) {
+                    Some(end) => {
+                        self.i = end;
+                        Ok(Node {
+                            start,
+                            end,
+                            kind: NodeKind::Lazy,
+                        })
+                    }
+                    None => Err(self.err("cannot find where this value ends")),
+                }
+            }
             Some(b'{') => self.container(b'}', true),
             Some(b'[') => self.container(b']', false),
             Some(b'"') => {
@@ -249,34 +316,5 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_jsonc_with_comments_and_trailing_commas() {
-        let t = "// head\n{\n  \"a\": [1, 2,], /* x */\n  \"b\": {\"c\": \"d\\\"\"},\n}\n";
-        let n = parse(t).unwrap();
-        assert_eq!(
-            to_value(t, &n),
-            serde_json::json!({"a": [1, 2], "b": {"c": "d\""}})
-        );
-        let NodeKind::Object(slots) = &n.kind else {
-            panic!()
-        };
-        assert_eq!(&t[slots[0].start..slots[0].start + 3], "\"a\"");
-        assert!(slots[1].comma.is_some());
-    }
-
-    #[test]
-    fn errors_carry_line_and_column() {
-        let e = parse("{\n  \"a\": 1\n  \"b\": 2\n}").unwrap_err();
-        assert_eq!((e.line, e.column), (3, 3));
-        assert!(e.message.contains("expected `,`"), "{}", e.message);
-        let e = parse("{\"a\": tru}").unwrap_err();
-        assert_eq!((e.line, e.column), (1, 7));
-        assert!(parse("{\"a\": 1} x").is_err());
-        assert!(parse("").is_err());
-        assert!(parse("{\"a\": \"x").is_err());
-        assert!(parse("[1 /* never closed").is_err());
-    }
-}
+#[path = "parse_tests.rs"]
+mod tests;

@@ -254,11 +254,9 @@ fn subscriptions_listen_opens_a_stream_with_the_acknowledgement() {
     );
 }
 
-fn release_all(key: Option<&str>) -> Value {
-    let mut body = modern(
-        "tools/call",
-        json!({"name": "fleet_release", "arguments": {}}),
-    );
+/// A call of `tool` with no arguments, under the client key `key` when given.
+fn called(tool: &str, key: Option<&str>) -> Value {
+    let mut body = modern("tools/call", json!({"name": tool, "arguments": {}}));
     if let Some(k) = key {
         body["params"]["_meta"]["ctxlake/session"] = json!(k);
     }
@@ -269,13 +267,16 @@ fn release_all(key: Option<&str>) -> Value {
 fn each_stateless_client_acts_as_its_own_session() {
     let dir = tempfile::tempdir().unwrap();
     let sh = shared(dir.path());
+    // `fleet_status` names the session a call acts as (a write's answer does not echo it).
+    let mut h = modern_headers("tools/call");
+    h.push(("mcp-name", "fleet_status"));
+    let session = |r: &Reply| r.body().unwrap()["result"]["structuredContent"]["session"].clone();
+    let own = send(&sh, "/mcp", &h, called("fleet_status", None));
+    assert_eq!(session(&own), "http-no-auth", "one per token by default");
+    let keyed = send(&sh, "/mcp", &h, called("fleet_status", Some("laptop-1")));
+    assert_eq!(session(&keyed), "http-no-auth-laptop-1");
     let mut h = modern_headers("tools/call");
     h.push(("mcp-name", "fleet_release"));
-    let session = |r: &Reply| r.body().unwrap()["result"]["structuredContent"]["session"].clone();
-    let own = send(&sh, "/mcp", &h, release_all(None));
-    assert_eq!(session(&own), "http-no-auth", "one per token by default");
-    let keyed = send(&sh, "/mcp", &h, release_all(Some("laptop-1")));
-    assert_eq!(session(&keyed), "http-no-auth-laptop-1");
-    let bad = send(&sh, "/mcp", &h, release_all(Some("../x")));
+    let bad = send(&sh, "/mcp", &h, called("fleet_release", Some("../x")));
     assert_eq!((bad.status, code(&bad)), (400, Some(-32602)));
 }

@@ -47,7 +47,9 @@ pub fn portable_input(schema: &mut Value) {
 /// much. An output schema is for validating `structuredContent`, so what asserts nothing
 /// goes: descriptions, titles, defaults, examples (the meaning of a result is the tool
 /// description's job, said once there), and the `minimum: 0` schemars puts on unsigned Rust
-/// integers, which no serializer can break.
+/// integers, which no serializer can break. Nor do two keywords that restate what the schema
+/// says already: `type: string` beside an `enum` of strings, and `additionalProperties: true`
+/// (every object allows them unless told otherwise).
 pub fn portable_output(schema: &mut Value) {
     walk(schema, &|node| {
         drop_rust_format(node);
@@ -56,6 +58,17 @@ pub fn portable_output(schema: &mut Value) {
         }
         if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
             node.remove("minimum");
+        }
+        if node.get("type") == Some(&json!("string"))
+            && node
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().all(Value::is_string))
+        {
+            node.remove("type");
+        }
+        if node.get("additionalProperties") == Some(&Value::Bool(true)) {
+            node.remove("additionalProperties");
         }
         let Some(t) = non_null_type(node) else {
             return;

@@ -71,6 +71,26 @@ fn outputs_keep_null_as_an_any_of_branch_and_only_what_validates() {
     assert_eq!(s["properties"]["title"], json!({"type": "string"}));
 }
 
+#[test]
+fn outputs_drop_what_restates_the_schema_and_keep_what_narrows_it() {
+    let mut s = json!({"type": "object", "properties": {
+        "state": {"type": "string", "enum": ["held", "contended"]},
+        "odd": {"type": "integer", "enum": [1, 2]},
+        "mixed": {"type": ["string", "null"], "enum": ["a", null]},
+        "rows": {"type": "array", "items": {"type": "object", "additionalProperties": true}},
+        "closed": {"type": "object", "additionalProperties": false},
+    }});
+    portable_output(&mut s);
+    let p = &s["properties"];
+    // An `enum` of strings admits strings only: its `type` validated nothing more.
+    assert_eq!(p["state"], json!({"enum": ["held", "contended"]}));
+    assert_eq!(p["odd"], json!({"type": "integer", "enum": [1, 2]}));
+    assert!(p["mixed"].to_string().contains("null"), "{}", p["mixed"]);
+    // Extra properties are allowed unless told otherwise; a `false` narrows, so it stays.
+    assert_eq!(p["rows"]["items"], json!({"type": "object"}));
+    assert_eq!(p["closed"]["additionalProperties"], false);
+}
+
 /// Two tools' worth of the same shapes: a repeated object and a repeated nullable string.
 fn repetitive() -> Value {
     let lease = json!({"type": "object", "properties": {

@@ -135,15 +135,14 @@ fn schema_references_only_from_2026_07_28_and_only_in_outputs() {
         assert_eq!(refs(t), 0, "inlined before 2026-07-28: {}", t["name"]);
     }
     let new = run(&[modern(1, "tools/list", json!({}))]);
-    let mut hoisted = 0;
     for t in new[0]["result"]["tools"].as_array().unwrap() {
         assert_eq!(refs(&t["inputSchema"]), 0, "{}", t["name"]);
         let out = &t["outputSchema"];
-        hoisted += refs(out);
         for r in out.to_string().split("\"$ref\":\"#/$defs/").skip(1) {
             let name = &r[..r.find('"').unwrap()];
             assert!(out["$defs"][name].is_object(), "{}: {name}", t["name"]);
         }
     }
-    assert!(hoisted > 0, "nothing was hoisted at 2026-07-28");
+    // No output schema repeats a subschema worth hoisting today (issue 26 left out every
+    // nullable, the shape that repeated): `schema::tests` holds the hoisting itself.
 }

@@ -43,7 +43,11 @@ pub struct HistoryInput {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct HistoryOutput {
     pub fleet: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub generated_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
     pub cache_age_secs: Option<i64>,
     pub sessions: Vec<SessionDigest>,
     pub handoffs: Vec<HandoffNote>,

@@ -34,9 +34,13 @@ pub struct StatusOutput {
     /// This caller's agent id.
     pub agent: String,
     pub session: String,
-    /// When sync last wrote the roster (null: never).
+    /// When sync last wrote the roster (absent: never).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub generated_at: Option<String>,
     /// Seconds since then: every answer says how stale it may be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
     pub cache_age_secs: Option<i64>,
     pub agents: Vec<AgentRow>,
     /// Leases held by others that overlap one of this caller's.
@@ -63,7 +67,11 @@ pub struct StatusOutput {
 pub struct AgentRow {
     pub agent: String,
     pub session: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub runtime: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub task: Option<String>,
     pub last_seen: String,
     /// `last_seen` in lake-time ms, for renderers (not part of the output).
@@ -88,6 +96,8 @@ pub struct LeaseRow {
     pub expires_at_ms: i64,
     pub state: LeaseState,
     /// Who holds it when contended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub holder: Option<String>,
 }
 

@@ -54,6 +54,8 @@ pub struct SearchOutput {
     pub query: String,
     /// False when no snapshot was ever published (or memory is off).
     pub enabled: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub snapshot_id: Option<String>,
     pub heading: String,
     pub results: Vec<Hit>,
@@ -74,9 +76,12 @@ pub struct Hit {
     pub status: ClaimStatus,
     pub independent_sessions: u32,
     pub confidence: f64,
-    pub contested: bool,
+    // No `contested` flag: it would only repeat `status == "contested"` (and the tool list
+    // has a token budget, tests/cli/mcp/tokens.rs).
     pub date: String,
     /// When it was promoted (RFC 3339), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub promoted_at: Option<String>,
     /// When a session last proposed it: its newest evidence (RFC 3339).
     pub last_evidence_at: String,
@@ -182,7 +187,6 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
         let marks = render::Marks::of(&c, now, &ctx.config.stale_after);
         let rendered = render::claim(&c, &marks);
         out.results.push(Hit {
-            contested: marks.contested,
             date: date.get(..10).unwrap_or(&date).to_string(),
             unconfirmed_days: marks.unconfirmed_days,
             score: (h.score * 1e6).round() / 1e6,

@@ -54,6 +54,8 @@ pub struct Entry {
     /// `claim_proposed`, `claim_promoted`, `claim_contested`, `claim_retired`,
     /// `claim_superseded`, `claim_outdated`, `claim_kept` or `handoff`.
     pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub claim_id: Option<String>,
     /// The other claim an entry names: what replaced this one (`claim_superseded`), what
     /// probably updates it (`claim_outdated`), or its rival in a fork (`claim_contested`).

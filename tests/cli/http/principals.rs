@@ -56,12 +56,7 @@ fn a_call_acts_as_its_tokens_agent_in_its_fleets_only_and_read_only_tokens_never
     let claim = json!({"paths": ["src/a"], "reason": "mine"});
     let r = s.post("/mcp", &h(&bob, &sid), &call(1, "fleet_claim", claim));
     let q = &r.json()["result"]["structuredContent"];
-    assert_eq!(
-        (q["agent"].as_str(), q["fleet"].as_str()),
-        (Some("bob"), Some("team-a")),
-        "{}",
-        r.body
-    );
+    assert_eq!(q["status"], "queued", "{}", r.body);
     let elsewhere = json!({"fleet": "team-b"});
     let r = s.post("/mcp", &h(&bob, &sid), &call(2, "fleet_status", elsewhere));
     let text = refusal(&r);
@@ -95,8 +90,15 @@ fn a_call_acts_as_its_tokens_agent_in_its_fleets_only_and_read_only_tokens_never
         "viewer"
     );
 
-    let agents: Vec<Value> = spooled(&env).iter().map(|r| r["agent"].clone()).collect();
-    assert_eq!(agents, [json!("bob")], "only bob's claim was queued");
+    let who: Vec<(Value, Value)> = spooled(&env)
+        .iter()
+        .map(|r| (r["agent"].clone(), r["fleet"].clone()))
+        .collect();
+    assert_eq!(
+        who,
+        [(json!("bob"), json!("team-a"))],
+        "only bob's claim was queued, in his token's fleet"
+    );
     let list = env.json(&["mcp", "token", "list"]);
     let names: Vec<&str> = list["tokens"]
         .as_array()

@@ -131,3 +131,58 @@ fn malformed_configs_are_refused_with_line_and_column() {
         assert!(!Path::new(&format!("{}.ctxlake.bak", p.display())).exists());
     }
 }
+
+/// The editor parses only the members it edits (`mcpServers`, `hooks`); the rest of the file
+/// is skipped text, spliced back as it was. Its syntax is still checked, by the format's real
+/// parser: what that parser refuses in a member ctxlake never edits is refused as before.
+#[test]
+fn malformed_text_in_a_member_ctxlake_does_not_edit_is_still_refused() {
+    for (inside, at) in [
+        ("[01]", "line 2, column"),
+        ("[1, 2}", "line 2, column"),
+        ("[\"tab\there\"]", "line 2, column"),
+        ("[\"\\x\"]", "line 2, column"),
+        ("[\"open]", "line 3, column 1"),
+    ] {
+        let env = Env::new();
+        let text =
+            format!("{{\n  \"projects\": {{\"/p\": {inside}}},\n  \"mcpServers\": {{}}\n}}\n");
+        assert_refused(&env, "claude-code", ".claude.json", &text, at);
+    }
+    for inside in ["[1,, 2]", "[1 /* open", "{\"a\" 1}"] {
+        let env = Env::new();
+        let text = format!("{{\n  // mine\n  \"other\": {inside},\n  \"mcpServers\": {{}}\n}}\n");
+        assert_refused(&env, "gemini", ".gemini/settings.json", &text, "line 3");
+    }
+}
+
+/// A lone surrogate escape and a number past f64 are in strict JSON's grammar and the runtime
+/// reads them (Claude Code's `JSON.parse` does); ctxlake's own value parser does not. In a
+/// member ctxlake does not edit they are spliced back byte for byte and do not stop an
+/// install; inside the servers object it edits they are refused, nothing written.
+#[test]
+fn grammar_valid_oddities_pass_beside_the_edit_and_are_refused_inside_it() {
+    let env = Env::new();
+    let p = env.home().join(".claude.json");
+    let projects = "\"projects\": {\"/p\": [\"\\ud800\", 1e400, \"]}\\\"\"]}";
+    let text = format!("{{\n  {projects},\n  \"mcpServers\": {{}}\n}}\n");
+    fs::write(&p, &text).unwrap();
+    let out = super::run(&env, &["install", "claude-code", "--no-hooks"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let after = fs::read_to_string(&p).unwrap();
+    assert!(
+        after.starts_with(&format!("{{\n  {projects},\n")),
+        "{after}"
+    );
+    assert!(after.contains("\"ctxlake\": {"), "{after}");
+    // Without the install record, uninstall edits the entry out rather than restoring.
+    fs::remove_dir_all(env.ctxlake_home().join("state/install")).unwrap();
+    let out = super::run(&env, &["uninstall", "claude-code"]);
+    assert!(out.status.success());
+    assert_eq!(fs::read_to_string(&p).unwrap(), text);
+
+    let env = Env::new();
+    let text = "{\n  \"mcpServers\": {\n    \"m\": {\"env\": {\"K\": \"\\ud800\"}}\n  }\n}\n";
+    assert_refused(&env, "claude-code", ".claude.json", text, "line 3, column");
+}
