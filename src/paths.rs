@@ -222,6 +222,11 @@ impl Paths {
     pub fn drain_watermarks(&self) -> PathBuf {
         self.state().join("drain")
     }
+    /// `state/history/`: hook records drained but not yet written to the lake as history,
+    /// one `<fleet>.ndjson` per fleet (see `services::drain::history`).
+    pub fn history_pending_dir(&self) -> PathBuf {
+        self.state().join("history")
+    }
     /// `state/maint/`: maint's checkpoints and the last snapshot it built, per fleet.
     pub fn maint_dir(&self) -> PathBuf {
         self.state().join("maint")

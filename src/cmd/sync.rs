@@ -62,7 +62,13 @@ pub fn run(args: SyncArgs, g: &GlobalArgs) -> Result<()> {
         return watch::run(&ctx, every, &mut seen, &mut report);
     }
     let store = crate::services::open::configured(&ctx)?;
-    let out = sync::once(&ctx, store.as_ref(), true, &mut Carry::default(), &mut seen)?;
+    let out = sync::once(
+        &ctx,
+        store.as_ref(),
+        true,
+        &mut Carry::one_shot(),
+        &mut seen,
+    )?;
     warn(&out);
     printed(g.output().emit(&out, render))
 }

@@ -159,7 +159,7 @@ mod tests {
         );
         from.create("fleets/f", b"").unwrap();
         let marker = crate::lake::keys::FORMAT_MARKER;
-        to.create(marker, br#"{"format": 2}"#).unwrap();
+        to.create(marker, br#"{"format": 3}"#).unwrap();
         let e = copy(&from, &to, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.code, "lake_format_unknown");
         assert!(to.get("fleets/f").unwrap().is_none());

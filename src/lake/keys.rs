@@ -57,12 +57,17 @@ pub(crate) fn rosters(fleet: &str) -> String {
     format!("live/{fleet}/hosts/")
 }
 
-/// `sessions/<fleet>/<agent>/<session>/<first>-<last>.ndjson`: append-only segments.
-pub fn session_segment(fleet: &str, agent: &str, session: &str, first: &str, last: &str) -> String {
-    format!("sessions/{fleet}/{agent}/{session}/{first}-{last}.ndjson")
+/// `sessions/<fleet>/<host>/<first>-<last>.ndjson`: one host's hook history, every
+/// session's records of one history write (see `services::drain::history`).
+pub fn history(fleet: &str, host: &str, first: &str, last: &str) -> String {
+    format!("sessions/{fleet}/{host}/{first}-{last}.ndjson")
 }
 pub fn sessions(fleet: &str) -> String {
     format!("sessions/{fleet}/")
+}
+/// `sessions/<fleet>/<host>/`: the history objects host `host` wrote.
+pub fn host_history(fleet: &str, host: &str) -> String {
+    format!("sessions/{fleet}/{host}/")
 }
 
 /// `handoffs/<fleet>/<first-id>.ndjson`: a drain's batch of handoffs (see `lake::batch`).

@@ -11,7 +11,7 @@
 //!   fleet's feed (`feed/<fleet>/<lake-time ULID>.json`), whose own keys are minted on
 //!   the lake clock and re-minted if they land late.
 //!
-//! Session segments are named by agent and session, not by time: every segment is
+//! History objects are named by host and record ids, not by lake time: every one is
 //! named in the feed, so the mirror finds new ones from the feed alone.
 
 use std::collections::BTreeSet;

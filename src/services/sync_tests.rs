@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::cache;
 use crate::lake::batch::test_record;
 use crate::lake::logged::Logged;
 
@@ -22,7 +23,7 @@ fn ctx(dir: &Path, agent: &str) -> Ctx {
 
 fn pass(ctx: &Ctx, store: &Logged) -> Vec<String> {
     store.take();
-    once(ctx, store, true, &mut Carry::default(), &mut Quiet).unwrap();
+    once(ctx, store, true, &mut Carry::one_shot(), &mut Quiet).unwrap();
     store.take()
 }
 
@@ -137,7 +138,7 @@ fn shapes(log: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Two fleets with rosters, handoffs, a session segment and a snapshot: a reader's first
+/// Two fleets with rosters, handoffs, a history object and a snapshot: a reader's first
 /// pass, an idle pass, a pass after news in both fleets, and a daemon's later idle pass
 /// (its store open: no probe, no marker), in requests and rounds. Before the format
 /// marker and the explicit plan (a store decorator prefetching two rounds), the same
@@ -213,8 +214,8 @@ fn a_sync_writes_the_format_marker_and_refuses_another() {
     let writer = ctx(&d.path().join("w"), "a");
     let marker = crate::lake::keys::FORMAT_MARKER;
     pass(&writer, &store);
-    assert_eq!(store.get(marker).unwrap().unwrap().0, br#"{"format":1}"#);
-    store.put(marker, br#"{"format":2}"#).unwrap();
+    assert_eq!(store.get(marker).unwrap().unwrap().0, br#"{"format":2}"#);
+    store.put(marker, br#"{"format":3}"#).unwrap();
     writes_one(&writer);
     store.take();
     let e = once(&writer, &store, true, &mut Carry::default(), &mut Quiet).unwrap_err();
@@ -315,3 +316,6 @@ fn a_fleet_this_hosts_agents_wrote_to_is_served() {
     assert_eq!(mirrored, ["f", "side"]);
     assert_eq!(out.unserved_fleets.sample, ["other"]);
 }
+
+#[path = "sync_history_tests.rs"]
+mod history;

@@ -91,6 +91,12 @@ def backlog(host, n):
     return written
 
 
+def hook_events(moto, bucket, prefix, fleet):
+    """How many distinct hook events the lake's history objects of `fleet` hold."""
+    bodies = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/sessions/{fleet}/"))
+    return len({json.loads(line)["id"] for b in bodies for line in b.decode().splitlines() if line})
+
+
 def exactly_once(moto, bucket, prefix, fleet, written):
     """Each written record in the lake exactly once, counted inside batch objects; every id
     once. Returns a line on the objects counted."""
@@ -107,11 +113,11 @@ def exactly_once(moto, bucket, prefix, fleet, written):
     ids = Counter(r["id"] for r in events + notes)
     check(all(c == 1 for c in ids.values()),
           f"(d) {sum(c - 1 for c in ids.values())} record ids in the lake more than once")
-    segments = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/sessions/{fleet}/"))
-    recs = [json.loads(line) for seg in segments for line in seg.decode().splitlines() if line]
+    objects = read_all(moto, bucket, moto.keys(bucket, f"{prefix}/sessions/{fleet}/"))
+    recs = [json.loads(line) for obj in objects for line in obj.decode().splitlines() if line]
     ids = Counter(r["id"] for r in recs)
     check(all(c == 1 for c in ids.values()),
-          f"(d) hook events: {sum(c - 1 for c in ids.values())} duplicated in session segments")
+          f"(d) hook events: {sum(c - 1 for c in ids.values())} duplicated in history objects")
     per_session = Counter(r["session"] for r in recs)
     check(dict(per_session) == written["hooks"],
           f"(d) hook events per session: lake {dict(per_session)} != written {written['hooks']}")

@@ -116,10 +116,11 @@ class Host:
         if os.environ.get("CTXLAKE_TRACE_SYNC"):  # phase times for a post-mortem (--keep)
             self.base["CTXLAKE_TRACE_SYNC"] = os.environ["CTXLAKE_TRACE_SYNC"]
         self.sync_proc, self.sync_runs = None, 0
+        self.fleet = "default"  # the host's configured fleet, which its sync serves
 
-    def env(self, agent="operator", session="s-operator", fleet="default"):
+    def env(self, agent="operator", session="s-operator", fleet=None):
         return dict(self.base, CTXLAKE_AGENT_ID=agent, CTXLAKE_SESSION_ID=session,
-                    CTXLAKE_FLEET_ID=fleet)
+                    CTXLAKE_FLEET_ID=fleet or self.fleet)
 
     def run(self, args, stdin=None, **who):
         p = subprocess.run([self.bin, *args], env=self.env(**who), cwd=self.work,

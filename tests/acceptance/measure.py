@@ -100,6 +100,10 @@ def drive(agents, seconds):
 
 def run(r, minutes, interval):
     hosts = r.hosts
+    # The idle hosts serve the busy fleet (their configured fleet), so they mirror it as a
+    # reader of its history: a host mirrors only the fleets it serves.
+    for h in hosts[BUSY_HOSTS:]:
+        h.fleet = FLEET
     for h in hosts:
         # Every host serves the measured fleet, D too (it has no agents to make it served).
         h.start_sync(interval, fleet=FLEET)

@@ -14,7 +14,7 @@ propose and fire hooks. Asserted:
   (b) a claim proposed on host A and promoted by `maint` on host B is found on host C;
   (c) a host whose sync was stopped while the others kept writing catches up on restart;
   (d) `kill -9` of a host's `sync --watch` mid-drain, then a restart: every record written
-      is in the lake exactly once (handoffs, claim events, hook events in session segments).
+      is in the lake exactly once (handoffs, claim events, hook events in history objects).
 The script's own bite checks, each must make the run fail: `--break prefix` points host C at
 another prefix; `--break lose` deletes one drained handoff behind the fleet's back; `--break
 dup` copies one claim event under a second key.
@@ -40,6 +40,7 @@ from lakehosts import Failed, Host, Moto, check, remove, temp_root  # noqa: E402
 import lakecount  # noqa: E402
 
 INTERVAL = 1
+HISTORY_CADENCE = 60  # s: a daemon writes hook history once its oldest event is this old
 FLEETS = ["alpha", "beta", "gamma"]  # fleet status shows up to 200 agents: 500 fit in three
 BUCKET, PREFIX = "fleet", "lake"
 
@@ -256,6 +257,11 @@ def phase_d(r):
     print(f"(d) killed B's sync -9 mid-drain: {at_kill} of {total} create-only records in the lake")
     b.start_sync(INTERVAL)
     lakecount.wait_for(lambda: b.backlog() == 0, 300, "(d) B drains after the restart")
+    # Hook history goes at its own cadence (the oldest pending event 60 s old): wait for it,
+    # then count every record exactly once as before.
+    lakecount.wait_for(
+        lambda: lakecount.hook_events(r.moto, BUCKET, PREFIX, "bulk") >= written["hook_events"],
+        HISTORY_CADENCE + 8 * INTERVAL + 30, "(d) B's hook history reaches the lake")
     if r.args.brk == "lose":
         r.moto.s3.delete_object(Bucket=BUCKET, Key=r.moto.keys(BUCKET, notes)[0])
     if r.args.brk == "dup":

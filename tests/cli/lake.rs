@@ -276,6 +276,11 @@ fn handoffs_and_sessions_reach_history() {
     assert_eq!(h["handoffs"][0]["next"], "fix token test");
     assert_eq!(h["sessions"][0]["session"], "s1");
     assert_eq!(h["sessions"][0]["outcome"], "running");
+    let lag = h["note"].as_str().unwrap_or_default();
+    assert!(
+        lag.contains("up to 60 s"),
+        "history says how far behind it may be: {h}"
+    );
     let st = env.json(&["status"]);
     assert!(st["last_sync"].is_string());
     assert_eq!(st["spool_backlog_bytes"], 0);
@@ -470,7 +475,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
     env.cmd().arg("sync").assert().success();
     let lake = env.ctxlake_home().join("lake");
     let marker = lake.join("lake.json");
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), r#"{"format":1}"#);
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), r#"{"format":2}"#);
     let (_, v) = crate::doctor::doctor(&env, &[]);
     let c = crate::doctor::check(&v, "lake format");
     assert_eq!(c["status"], "ok", "{c}");
@@ -486,7 +491,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
             .unwrap()
     };
     for (body, says) in [
-        (r#"{"format": 2}"#, "in format 2"),
+        (r#"{"format": 3}"#, "in format 3"),
         ("{fo", "does not parse"),
     ] {
         std::fs::write(&marker, body).unwrap();
@@ -495,7 +500,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert!(
-                err.contains(says) && err.contains("reads only format 1"),
+                err.contains(says) && err.contains("reads only format 2"),
                 "{err}"
             );
             assert!(err.contains("hint: "), "{err}");

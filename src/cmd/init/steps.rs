@@ -218,7 +218,7 @@ impl Run<'_> {
         let once = || -> Result<crate::services::sync::SyncOutput> {
             let ctx = crate::cmd::context(self.g)?;
             let store = crate::services::open::configured(&ctx)?;
-            let mut carry = crate::services::drain::Carry::default();
+            let mut carry = crate::services::drain::Carry::one_shot();
             crate::services::sync::once(&ctx, store.as_ref(), true, &mut carry, &mut Quiet)
         };
         match once() {

@@ -1,15 +1,17 @@
 //! The applier: one spool record at a time into the lake's shapes — a host roster's
-//! presence, a session segment, a batch of create-only records — written at each flush.
+//! presence, the host's pending hook history, a batch of create-only records — written at
+//! each flush (history when it is due: see `history`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+use super::history;
 use super::{Carried, DrainReport, ROSTER_REUSE_MS};
 use crate::error::{Error, Result};
 use crate::fleet::roster;
 use crate::lake::store::Store;
 use crate::lake::{batch, keys};
 use crate::paths::Paths;
-use crate::spool::{self, Record};
+use crate::spool::Record;
 
 /// What became of one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +26,7 @@ pub(super) enum Applied {
     Refused,
 }
 
-/// Applies records to the lake, batching roster writes and session segments.
+/// Applies records to the lake, batching roster writes and hook history.
 pub(super) struct Applier<'a> {
     store: &'a dyn Store,
     lake_offset_ms: i64,
@@ -38,7 +40,10 @@ pub(super) struct Applier<'a> {
     pub(super) warnings: Vec<roster::Warning>,
     /// The spool file being drained, relative to `spool` (rosters key replay windows by it).
     pub(super) file: String,
-    segments: BTreeMap<(String, String, String), Vec<Record>>,
+    /// Hook records of this block, by fleet: they join the pending history at the flush.
+    history: BTreeMap<String, Vec<Record>>,
+    /// Write every pending history now (a one-shot `sync`), not at its cadence.
+    pub(super) force_history: bool,
     /// Per fleet, keys to name in its feed at the next flush (see `lake::watermark`).
     feed: BTreeMap<String, Vec<String>>,
     /// Create-only records waiting for the next flush, by fleet and area, in spool order.
@@ -72,7 +77,8 @@ impl<'a> Applier<'a> {
             warnings: Vec::new(),
             paths: paths.clone(),
             file: String::new(),
-            segments: BTreeMap::new(),
+            history: BTreeMap::new(),
+            force_history: false,
             feed: BTreeMap::new(),
             creates: BTreeMap::new(),
             held: HashSet::new(),
@@ -123,8 +129,8 @@ impl<'a> Applier<'a> {
             return Ok(Applied::Queued);
         }
         if is_hook {
-            let k = (rec.fleet.clone(), rec.agent.clone(), rec.session.clone());
-            self.segments.entry(k).or_default().push(rec.clone());
+            let h = self.history.entry(rec.fleet.clone()).or_default();
+            h.push(rec.clone());
             // A session replayed from a transcript (`ctxlake import`) ended long ago: it
             // belongs in history, never in the roster of live agents.
             if rec.payload["imported"] == true {
@@ -219,8 +225,9 @@ impl<'a> Applier<'a> {
         before
     }
 
-    /// Write each changed roster (one PUT per fleet, all at once) and the batched
-    /// segments, name them in the feeds, then make the lake durable.
+    /// Write each changed roster (one PUT per fleet, all at once), keep the block's hook
+    /// records as pending history, write the history that is due and name it in the
+    /// feeds, then make the lake durable.
     /// `recheck`: this block's batch objects may have been cut differently by the run
     /// that crashed (see `batch::send`).
     pub(super) fn flush(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
@@ -239,19 +246,43 @@ impl<'a> Applier<'a> {
                 own.landed();
             }
         }
-        let mut segments = Vec::new();
-        for ((fleet, agent, session), recs) in std::mem::take(&mut self.segments) {
-            let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
-                continue;
-            };
-            let key = keys::session_segment(&fleet, &agent, &session, &first.id, &last.id);
-            let body = spool::encode_all(&recs)?;
-            self.feed.entry(fleet).or_default().push(key.clone());
-            segments.push((key, body));
+        for (fleet, recs) in std::mem::take(&mut self.history) {
+            history::append(&self.paths, &fleet, &recs)?;
         }
-        self.store.create_many(&segments)?;
+        let due = self.history_due()?;
+        self.write_history(due)
+    }
+
+    /// Every fleet's history to write now (see `history::take_due`).
+    pub(super) fn history_due(&self) -> Result<Vec<(String, Vec<Record>)>> {
+        history::take_due(&self.paths, crate::time::now_ms(), self.force_history)
+    }
+
+    /// Create the `due` history objects, publish the feeds, make the lake durable; then
+    /// give this host's mirror its own records (it never reads them back) and forget them.
+    pub(super) fn write_history(&mut self, due: Vec<(String, Vec<Record>)>) -> Result<()> {
+        let mut objects = Vec::new();
+        if !due.is_empty() {
+            let host = roster::host_id(&self.paths)?;
+            for (fleet, recs) in &due {
+                for (key, body) in history::objects(fleet, &host, recs)? {
+                    self.feed
+                        .entry(fleet.clone())
+                        .or_default()
+                        .push(key.clone());
+                    objects.push((key, body));
+                }
+            }
+        }
+        self.store.create_many(&objects)?;
         let feeds = std::mem::take(&mut self.feed).into_iter().collect();
         crate::lake::watermark::publish_feeds(self.store, feeds)?;
-        self.store.flush()
+        self.store.flush()?;
+        let (url, now) = (self.store.url(), self.lake_now());
+        for (fleet, recs) in due {
+            crate::services::mirror::own_history(&self.paths, &url, &fleet, &recs, now)?;
+            history::written(&self.paths, &fleet, &recs)?;
+        }
+        Ok(())
     }
 }

@@ -5,7 +5,6 @@
 //! Every lock wait is bounded: a file whose lock stays held is skipped with a note and
 //! drained by a later sync.
 
-use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,6 +16,13 @@ use crate::paths::Paths;
 use crate::spool::{self, lock};
 
 mod apply;
+mod carry;
+pub(crate) mod history;
+
+pub use carry::Carry;
+#[cfg(test)]
+pub(crate) use carry::FLEETS_EVERY_MS;
+use carry::{Carried, ROSTER_REUSE_MS};
 
 use apply::{Applied, Applier};
 
@@ -60,89 +66,6 @@ pub struct DrainReport {
     pub warnings: Vec<roster::Warning>,
 }
 
-/// How long (ms of wall clock, so a laptop's sleep counts) a drain may reuse this host's
-/// roster from an earlier drain before it reads the lake's copy again: the longest
-/// another home sharing this host id (a cloned image) goes unnoticed by a running
-/// `sync --watch`.
-const ROSTER_REUSE_MS: i64 = 30_000;
-
-/// A roster carried between drains, with the wall-clock time (ms) it was read.
-type Carried = (roster::Own, i64);
-
-/// What one drain leaves for the next in a long-lived `sync --watch`, so that draining a
-/// few records costs a few requests: the fleets whose marker the lake holds (no create
-/// for them), and this host's rosters (no GET for them; see `roster::Own::still_current`).
-/// A one-shot `sync` starts from an empty one.
-#[derive(Default)]
-pub struct Carry {
-    marked: HashSet<String>,
-    rosters: HashMap<String, Carried>,
-    /// `Some(horizon)`: this process drains at least every few intervals, so lease
-    /// renewals may wait (see `fleet::roster::defer`).
-    horizon_ms: Option<i64>,
-    /// Fleets with renewals waiting, and when they are due (lake time); `None` until
-    /// read from this home's kept rosters at the first drain.
-    due: Option<std::collections::BTreeMap<String, i64>>,
-    /// When (wall ms) a pass last listed `fleets/`; `None`: never in this process.
-    listed_at: Option<i64>,
-}
-
-/// How often (wall ms) a daemon lists `fleets/`: the fleets it serves are known locally
-/// (`serving`), so the listing only names new fleets (the "other fleets" note, `fleet
-/// list`) and notices a wiped lake; a one-shot `sync` lists at every run.
-pub const FLEETS_EVERY_MS: i64 = 300_000;
-
-impl Carry {
-    /// What a `sync --watch` daemon carries: renewals may wait while their lake expiry
-    /// is more than `horizon_ms` away (and half their TTL), the daemon checking their
-    /// deadline at every pass and drain.
-    pub fn deferring(horizon_ms: i64) -> Carry {
-        Carry {
-            horizon_ms: Some(horizon_ms),
-            ..Carry::default()
-        }
-    }
-
-    /// Forget what was learnt (the store was reopened), keeping how renewals are handled.
-    pub fn reset(&mut self) {
-        *self = Carry {
-            horizon_ms: self.horizon_ms,
-            ..Carry::default()
-        };
-    }
-
-    /// Whether this pass should list `fleets/`: always outside a daemon, and in one on its
-    /// first pass, then every [`FLEETS_EVERY_MS`] (a wall clock stepped back lists too),
-    /// and at every pass while a fleet it serves (`serves`) has no known marker: another
-    /// host may make it any moment, and its leases must not wait minutes to show here.
-    pub fn fleets_due(&self, serves: &std::collections::BTreeSet<String>, now_ms: i64) -> bool {
-        match self.listed_at {
-            Some(at) if self.horizon_ms.is_some() => {
-                !(0..FLEETS_EVERY_MS).contains(&(now_ms - at))
-                    || serves.iter().any(|f| !self.marked.contains(f))
-            }
-            _ => true,
-        }
-    }
-
-    /// The fleets a pass found in the lake: exactly these have a marker.
-    /// A fleet missing from the listing lost its marker (the lake was wiped and made
-    /// again): its roster is read afresh, and its next drain creates the marker. (A
-    /// prompt drain between passes still trusts the last listing.)
-    pub fn listed(&mut self, fleets: &[String]) {
-        self.listed_at = Some(crate::time::now_ms());
-        self.marked = fleets.iter().cloned().collect();
-        self.rosters.retain(|f, _| self.marked.contains(f));
-    }
-
-    /// The fleets whose marker the lake holds, sorted: listed, or created since.
-    pub fn fleets(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.marked.iter().cloned().collect();
-        out.sort();
-        out
-    }
-}
-
 /// Drain every spool file into `store`, waiting at most `lock_wait` for each file's
 /// lock. `progress(done, total)` is called per chunk. `carry` holds what earlier drains
 /// of this process learnt; a failed drain forgets the rosters it carried.
@@ -156,6 +79,7 @@ pub fn drain(
     let rosters = std::mem::take(&mut carry.rosters);
     let due = carry.due.take().unwrap_or_else(|| roster::deferred(paths));
     let mut applier = Applier::new(store, paths, &mut carry.marked, rosters, carry.horizon_ms)?;
+    applier.force_history = carry.history_now;
     let report = drain_with(paths, lock_wait, &mut applier, progress).and_then(|mut r| {
         applier.flush_due(&due, &mut r)?;
         Ok(r)
@@ -181,10 +105,14 @@ fn drain_with(
             seal(&f, lock_wait, &mut report)?;
         }
     }
-    let files: Vec<PathBuf> = spool::list_files(&paths.spool)
+    let mut files: Vec<PathBuf> = spool::list_files(&paths.spool)
         .into_iter()
         .filter(|f| spool::is_sealed(f))
         .collect();
+    // Tool writes first (leases are what other hosts wait for), hook events after: a
+    // tool file a failed drain left half done is redone, replacing its roster replay
+    // window, before a hook event's roster write could carry that window again.
+    files.sort_by_key(|f| f.starts_with(paths.spool_hooks_dir()));
     let total: u64 = files
         .iter()
         .filter_map(|f| fs::metadata(f).ok())
@@ -198,6 +126,17 @@ fn drain_with(
         };
         done_bytes += drain_file(paths, &f, &file, is_hook, applier, &mut report)?;
         progress(done_bytes as usize, total as usize);
+    }
+    // History comes due with time too, not only with new records.
+    let due = applier.history_due()?;
+    if !due.is_empty() {
+        applier.write_history(due)?;
+    }
+    if !spool::list_files(&paths.spool)
+        .iter()
+        .any(|f| spool::is_sealed(f))
+    {
+        history::drop_windows(paths);
     }
     report.warnings = std::mem::take(&mut applier.warnings);
     Ok(report)

@@ -1,20 +1,17 @@
 //! Applying what a pass read (see `plan`) to one fleet's mirror state: host rosters
 //! whose listing changed (rosters are overwritten in place, so their listed size and
-//! time say whether to read them again), the keys new feed entries name, new session
-//! segments and handoffs, the newest manifest.
+//! time say whether to read them again), the keys new feed entries name, new handoffs,
+//! the newest manifest (history objects: `history`).
 
 use std::collections::BTreeSet;
 
 use super::plan::{self, Fetched, Listed};
-use super::state::{self, ListedRoster, Session, State};
-use crate::cache::SessionDigest;
-use crate::error::Result;
+use super::state::{ListedRoster, State};
 use crate::fleet::roster;
 use crate::lake::manifest::Manifest;
 use crate::lake::store::Object;
 use crate::lake::watermark::FeedEntry;
 use crate::lake::{batch, keys};
-use crate::paths::Paths;
 
 /// Keep the rosters `listed` holds; replace the changed ones by what was read. A roster
 /// that does not parse is held empty, so it is not read again until it changes.
@@ -104,44 +101,6 @@ pub(super) fn feed(
         listed.feed.iter().map(|o| o.key.as_str()),
     );
     out
-}
-
-/// The segments to read: a first pass's whole listing, else those the feed names.
-pub(super) fn segment_keys(fleet: &str, listed: &Listed, fed: &[String]) -> Vec<String> {
-    match &listed.sessions {
-        Some(all) => all.iter().map(|o| o.key.clone()).collect(),
-        None => {
-            let prefix = keys::sessions(fleet);
-            fed.iter()
-                .filter(|k| k.starts_with(&prefix))
-                .cloned()
-                .collect()
-        }
-    }
-}
-
-/// A segment read: its records join its session's local copy (`<agent>/<session>` is
-/// returned, to be refolded).
-pub(super) fn segment(
-    paths: &Paths,
-    fleet: &str,
-    st: &mut State,
-    key: &str,
-    bytes: &[u8],
-    mtime: i64,
-) -> Result<Option<String>> {
-    let parts: Vec<&str> = key.split('/').collect();
-    let (Some(agent), Some(session)) = (parts.get(2), parts.get(3)) else {
-        return Ok(None);
-    };
-    let s = format!("{agent}/{session}");
-    state::append(paths, fleet, &s, bytes)?;
-    let e = st.sessions.entry(s.clone()).or_insert_with(|| Session {
-        seen_ms: mtime,
-        digest: SessionDigest::default(),
-    });
-    e.seen_ms = e.seen_ms.max(mtime);
-    Ok(Some(s))
 }
 
 /// The handoff batches the feed names that round two did not read (nor `st` holds).

@@ -5,6 +5,7 @@
 //! from that state (`rebuild`).
 
 mod fetch;
+mod history;
 mod plan;
 mod rebuild;
 mod refuse;
@@ -14,8 +15,10 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+pub(crate) use history::own_history;
 pub use refuse::Skipped;
 
+pub use plan::Plan;
 use plan::{Fetched, Later, Listed};
 use state::State;
 
@@ -38,47 +41,12 @@ pub struct MirrorReport {
     pub sessions: usize,
     pub handoffs: usize,
     pub snapshot_id: Option<String>,
-    /// Lines of handoff batch objects skipped as torn, foreign or malformed.
+    /// Lines of handoff batches and history objects skipped as torn, foreign or malformed.
     #[serde(skip_serializing_if = "crate::lake::is_zero")]
     pub bad_lines: usize,
     /// Hostile or unusable objects this pass skipped (nothing in it: omitted).
     #[serde(skip_serializing_if = "Skipped::is_empty")]
     pub skipped: Skipped,
-}
-
-/// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
-/// in the lake or not yet (their cache files must exist); a fleet only the lake knows, no.
-#[derive(Debug, PartialEq)]
-pub struct Plan {
-    pub fleets: Vec<String>,
-    /// Of `fleets`, those mirrored without a request: the lake has no marker for them (so
-    /// no object either: a drain creates the marker before a fleet's first object) and
-    /// this host holds no mirror state of them. Their cache is empty until a marker shows
-    /// up; no watermark moves meanwhile, so nothing written later is skipped.
-    pub empty: Vec<String>,
-}
-
-impl Plan {
-    pub fn new(paths: &Paths, store: &dyn Store, lake: &[String], ours: &BTreeSet<String>) -> Plan {
-        let mut fleets = Vec::new();
-        let mut empty = Vec::new();
-        for f in ours {
-            if !lake.contains(f) && state::read(paths, f, &store.url()).is_none() {
-                empty.push(f.clone());
-            }
-            fleets.push(f.clone());
-        }
-        Plan { fleets, empty }
-    }
-
-    /// A plan of exactly `fleets`, none of them empty.
-    #[cfg(test)]
-    pub fn of(fleets: &[String]) -> Plan {
-        Plan {
-            fleets: fleets.to_vec(),
-            empty: Vec::new(),
-        }
-    }
 }
 
 /// One fleet during a pass.
@@ -89,7 +57,7 @@ struct Fleet {
     empty: bool,
     listed: Listed,
     agents: usize,
-    /// Sessions with new segments, to refold.
+    /// Sessions with new history, to refold.
     touched: BTreeSet<String>,
     bad_lines: usize,
     /// The snapshot mirrored, for the pipeline file.
@@ -151,7 +119,8 @@ pub fn mirror_all(
         write(paths, &f.name, cache::ROSTER, &roster)?;
     }
     super::trace::sync("rosters", store.requests());
-    let reads = seconds(paths, &mut fleets, &mut got, lake_now);
+    let own = crate::fleet::roster::stored_host_id(&paths.host_id());
+    let reads = seconds(paths, &mut fleets, &mut got, lake_now, own.as_deref());
     plan::later(store, reads, &mut |r, g| apply(paths, &mut fleets, r, g))?;
     let mut out = Vec::new();
     for f in fleets {
@@ -200,7 +169,13 @@ fn open(paths: &Paths, url: &str, fleet: &str, empty: bool, lake_now: i64) -> Fl
 
 /// What round two's answers call for: the feed's keys, round two's handoffs applied,
 /// the newest manifest taken; returns round three's reads.
-fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64) -> Vec<Later> {
+fn seconds(
+    paths: &Paths,
+    fleets: &mut [Fleet],
+    got: &mut Fetched,
+    lake_now: i64,
+    own: Option<&str>,
+) -> Vec<Later> {
     let mut reads = Vec::new();
     for (i, f) in fleets.iter_mut().enumerate().filter(|(_, f)| !f.empty) {
         let fed = fetch::feed(&f.name, &mut f.st, &f.listed, got, lake_now);
@@ -212,8 +187,8 @@ fn seconds(paths: &Paths, fleets: &mut [Fleet], got: &mut Fetched, lake_now: i64
         for k in fetch::fed_handoffs(&f.name, &f.st, &f.listed, &fed) {
             reads.push(Later::Handoff(i, k));
         }
-        for k in fetch::segment_keys(&f.name, &f.listed, &fed) {
-            reads.push(Later::Segment(i, k));
+        for k in history::keys(&f.name, &f.listed, &fed, own) {
+            reads.push(Later::History(i, k));
         }
         f.prev = f.st.manifest.clone();
         let (mut newest, refused) = fetch::manifest(&f.name, &mut f.st, &f.listed, got);
@@ -248,12 +223,12 @@ fn holds_snapshot(paths: &Paths, fleet: &str, m: &Manifest) -> bool {
 /// Apply one round-three read to its fleet.
 fn apply(paths: &Paths, fleets: &mut [Fleet], read: Later, got: Option<Got>) -> Result<()> {
     match read {
-        Later::Segment(i, key) => {
+        Later::History(i, _) => {
             let f = &mut fleets[i];
-            if let Some((bytes, mtime)) = got
-                && let Some(s) = fetch::segment(paths, &f.name, &mut f.st, &key, &bytes, mtime)?
-            {
-                f.touched.insert(s);
+            if let Some((bytes, mtime)) = got {
+                let (sessions, bad) = history::object(paths, &f.name, &mut f.st, &bytes, mtime)?;
+                f.touched.extend(sessions);
+                f.bad_lines += bad;
             }
         }
         Later::Handoff(i, _) => {
@@ -300,6 +275,7 @@ fn finish(
     if !f.empty {
         fetch::handoffs_done(&f.name, &mut f.st, &f.listed, lake_now, KEEP);
     }
+    f.touched.extend(std::mem::take(&mut f.st.refold));
     for s in std::mem::take(&mut f.touched) {
         let recs = state::records(paths, &f.name, &s);
         let Some(seen) = f.st.sessions.get(&s).map(|x| x.seen_ms) else {

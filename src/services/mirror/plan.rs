@@ -2,8 +2,8 @@
 //! fleet's mirror makes, from its watermarks (host rosters, the feed, handoffs, manifests,
 //! and on a fleet's first pass its whole session history). Round two: every GET those
 //! listings call for (rosters whose listed size or time changed, new feed entries, new
-//! handoff batches, the newest manifest). Round three: what round two named (segments and
-//! handoffs the feed names, the snapshot a new manifest names, a first pass's segments),
+//! handoff batches, the newest manifest). Round three: what round two named (history objects
+//! and handoffs the feed names, the snapshot a new manifest names, a first pass's history),
 //! 256 objects at a time. On a remote store each round is one batch of requests in
 //! flight; a fleet with nothing new costs its listings and nothing more.
 
@@ -15,6 +15,42 @@ use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::store::{Got, Object, Store};
 use crate::lake::watermark::Mark;
+use crate::paths::Paths;
+
+/// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
+/// in the lake or not yet (their cache files must exist); a fleet only the lake knows, no.
+#[derive(Debug, PartialEq)]
+pub struct Plan {
+    pub fleets: Vec<String>,
+    /// Of `fleets`, those mirrored without a request: the lake has no marker for them (so
+    /// no object either: a drain creates the marker before a fleet's first object) and
+    /// this host holds no mirror state of them. Their cache is empty until a marker shows
+    /// up; no watermark moves meanwhile, so nothing written later is skipped.
+    pub empty: Vec<String>,
+}
+
+impl Plan {
+    pub fn new(paths: &Paths, store: &dyn Store, lake: &[String], ours: &BTreeSet<String>) -> Plan {
+        let mut fleets = Vec::new();
+        let mut empty = Vec::new();
+        for f in ours {
+            if !lake.contains(f) && super::state::read(paths, f, &store.url()).is_none() {
+                empty.push(f.clone());
+            }
+            fleets.push(f.clone());
+        }
+        Plan { fleets, empty }
+    }
+
+    /// A plan of exactly `fleets`, none of them empty.
+    #[cfg(test)]
+    pub fn of(fleets: &[String]) -> Plan {
+        Plan {
+            fleets: fleets.to_vec(),
+            empty: Vec::new(),
+        }
+    }
+}
 
 /// Objects a round-three request reads at most at a time: a first pass may read a whole
 /// history, and memory stays bounded.
@@ -172,8 +208,8 @@ pub(super) fn get(store: &dyn Store, keys: Vec<String>) -> Result<Fetched> {
 /// A round-three read, and whose it is.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Later {
-    /// A session segment of fleet `.0`.
-    Segment(usize, String),
+    /// A history object of fleet `.0`.
+    History(usize, String),
     /// A handoff batch of fleet `.0` the feed named.
     Handoff(usize, String),
     /// The snapshot of fleet `.0`'s newest manifest.
@@ -183,20 +219,20 @@ pub(super) enum Later {
 impl Later {
     pub(super) fn key(&self) -> &str {
         match self {
-            Later::Segment(_, k) | Later::Handoff(_, k) => k,
+            Later::History(_, k) | Later::Handoff(_, k) => k,
             Later::Snapshot(_, m) => &m.key,
         }
     }
 }
 
 /// Round three, `WAVE` objects at a time: the small reads (handoffs, snapshots) first,
-/// then segments. `apply` gets each read with what it answered.
+/// then history. `apply` gets each read with what it answered.
 pub(super) fn later(
     store: &dyn Store,
     mut reads: Vec<Later>,
     apply: &mut dyn FnMut(Later, Option<Got>) -> Result<()>,
 ) -> Result<()> {
-    reads.sort_by_key(|r| matches!(r, Later::Segment(..)));
+    reads.sort_by_key(|r| matches!(r, Later::History(..)));
     while !reads.is_empty() {
         let rest = reads.split_off(reads.len().min(WAVE));
         let keys: Vec<String> = reads.iter().map(|r| r.key().to_string()).collect();

@@ -29,7 +29,7 @@ pub(super) fn roster(st: &State, lake_now: i64) -> Vec<Presence> {
         .collect()
 }
 
-/// Digests of every session: hook segments folded, plus MCP-only sessions from their
+/// Digests of every session: hook history folded, plus MCP-only sessions from their
 /// presence. An unended session's outcome moves with the clock, so it is decided here.
 pub(super) fn history(st: &State, lake_now: i64, idle_ms: i64) -> Vec<SessionDigest> {
     let live = st.live();

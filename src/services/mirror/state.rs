@@ -3,9 +3,9 @@
 //! time they were listed at, the newest handoffs, each session's digest, and the
 //! manifest. A pass GETs only what is new or changed, and rebuilds the cache from this.
 //! Each session's records are kept beside it (`state/mirror/<fleet>/<agent>/<session>.ndjson`)
-//! so a session with a new segment is refolded without reading the lake again.
+//! so a session with new history is refolded without reading the lake again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -27,7 +27,7 @@ pub(super) struct ListedRoster {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Session {
-    /// Newest segment time seen (the presence's time is added at rebuild).
+    /// Newest history time seen (the presence's time is added at rebuild).
     pub seen_ms: i64,
     pub digest: SessionDigest,
 }
@@ -52,6 +52,10 @@ pub(super) struct State {
     /// carrying it. Another roster claiming it is refused (`fetch::rosters`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub owners: BTreeMap<String, String>,
+    /// Sessions (`<agent>/<session>`) whose local records this host's drain added since
+    /// the last pass (its own history, `history::own_history`): the next pass refolds them.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub refold: BTreeSet<String>,
 }
 
 impl State {
@@ -110,7 +114,7 @@ pub(super) fn reset(paths: &Paths, fleet: &str) {
     let _ = std::fs::remove_dir_all(dir(paths, fleet));
 }
 
-/// Append a segment's bytes to its session's local records.
+/// Append framed records to a session's local records.
 pub(super) fn append(paths: &Paths, fleet: &str, session: &str, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let p = dir(paths, fleet).join(format!("{session}.ndjson"));

@@ -176,7 +176,7 @@ fn a_pass_sends_its_requests_in_planned_rounds() {
     let first = pass();
     // Rosters, feed, handoffs, manifests and (a first pass) sessions, for each fleet;
     // then each fleet's roster and handoff batch. Nothing for round three: no hook record
-    // (no segment), no batch landed late (no feed entry), no manifest.
+    // (no history), no batch landed late (no feed entry), no manifest.
     let mut want = vec!["round list 10".to_string()];
     want.extend(vec!["list".to_string(); 10]);
     want.push("round get 4".into());

@@ -92,6 +92,7 @@ impl World {
         let p = json!({"summary": "sim handoff", "status": "done", "next": null, "repo": REPO});
         self.spool(i, "fleet_handoff", p);
         self.spool(i, "fleet_release", json!({"all": true}));
+        self.hook(i, "hook_session_end");
         let session = self.fresh_session();
         let host = self.rng.below(self.hosts.len() as u64) as usize;
         let a = &mut self.agents[i];
@@ -99,8 +100,22 @@ impl World {
         a.host = host;
     }
 
-    /// Append one record to the agent's host spool, as `tools::queue::write` does.
+    /// Append one record to the agent's host spool, as `tools::queue::write` does, after
+    /// the hook event its runtime sends for the tool call (no draw from the seed's
+    /// random sequence: the seeds replay the lease runs they always did).
     fn spool(&mut self, i: usize, kind: &str, payload: Value) {
+        self.hook(i, "hook_pre_tool");
+        self.append(i, kind, payload, false);
+    }
+
+    /// A hook event of agent `i`, as `ctxlake hook` spools it: its history goes to the
+    /// lake at its own cadence (`drain::history`).
+    fn hook(&mut self, i: usize, kind: &str) {
+        let p = json!({"runtime": "sim", "command": format!("step {}", self.counter)});
+        self.append(i, kind, p, true);
+    }
+
+    fn append(&mut self, i: usize, kind: &str, payload: Value, hook: bool) {
         let a = &self.agents[i];
         self.host_clock(a.host);
         self.counter += 1;
@@ -120,8 +135,12 @@ impl World {
         };
         let host = &self.hosts[a.host];
         let wait = spool::Wait::Fail(self.config.lock_wait());
-        spool::append(&host.paths.spool_mcp(a.fleet), &rec, limits, false, wait)
-            .expect("spool append");
+        let file = if hook {
+            host.paths.spool_hook("sim", &a.session)
+        } else {
+            host.paths.spool_mcp(a.fleet)
+        };
+        spool::append(&file, &rec, limits, false, wait).expect("spool append");
         self.trace
             .push(format!("{} {} {kind} {}", a.name, a.session, rec.id));
         self.written.push(Written { rec, host: a.host });

@@ -1,6 +1,7 @@
 //! The invariants, checked against what the agents actually did (never against the
 //! code's own bookkeeping): every spooled record is in the lake exactly once or still in
-//! its host's spool; manifests are numbered without gaps, never rewritten, and point at
+//! its host's spool (a hook event: or in its host's pending history), and once quiescent
+//! every host's mirror holds every hook event of every session, none foreign; manifests are numbered without gaps, never rewritten, and point at
 //! an intact snapshot; the gate promotes nothing short of its independent sessions; and
 //! once quiescent, every host's roster shows the same leases, the ones the agents hold.
 
@@ -58,6 +59,7 @@ pub(super) fn quiescent(w: &World) -> Check {
             }
         }
         every_handoff_mirrored(w, f)?;
+        every_hook_event_mirrored(w, f)?;
         super::chains::as_a_full_fold(w, f)?;
     }
     Ok(())
@@ -79,6 +81,48 @@ fn every_handoff_mirrored(w: &World, f: &str) -> Check {
         }
     }
     Ok(())
+}
+
+/// Every host's local copy of each session's history holds exactly the hook events its
+/// agent spooled (read back as the mirror reads it: by id), whichever host wrote them,
+/// the reading host's own included.
+fn every_hook_event_mirrored(w: &World, f: &str) -> Check {
+    let mut want: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in w.written.iter().map(|x| &x.rec) {
+        if r.fleet == f && r.kind.is_hook() {
+            let s = format!("{}/{}", r.agent, r.session);
+            want.entry(s).or_default().insert(r.id.clone());
+        }
+    }
+    for (h, host) in w.hosts.iter().enumerate() {
+        for (s, ids) in &want {
+            let file = host.paths.mirror_dir().join(f).join(format!("{s}.ndjson"));
+            let got: BTreeSet<String> = spool::read_file(&file, 0)
+                .map(|x| x.records.into_iter().map(|r| r.id).collect())
+                .unwrap_or_default();
+            if let Some(missed) = ids.difference(&got).next() {
+                return Err(format!(
+                    "fleet {f}: host{h}'s history of {s} missed {missed}"
+                ));
+            }
+            if let Some(foreign) = got.difference(ids).next() {
+                return Err(format!(
+                    "fleet {f}: host{h}'s history of {s} holds {foreign}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The hook event ids the lake's history objects of `fleet` hold, once per copy.
+fn history_ids(w: &World, fleet: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for k in w.store.peek_keys(&keys::sessions(fleet)) {
+        let bytes = w.store.peek(&k).unwrap_or_default();
+        ids.extend(spool::scan(&bytes, 0).records.into_iter().map(|r| r.id));
+    }
+    ids
 }
 
 /// The record ids the lake holds in `area` of `fleet`, once per copy (inside batch
@@ -127,10 +171,16 @@ fn expected_leases(w: &World, fleet: &str) -> BTreeMap<String, BTreeSet<String>>
 /// the spool must be empty.
 pub(super) fn exactly_once(w: &World, settled: bool) -> Check {
     let mut pending: Vec<BTreeSet<String>> = Vec::new();
+    let mut history: Vec<BTreeSet<String>> = Vec::new();
     for host in &w.hosts {
         let files = spool::list_files(&host.paths.spool);
         let recs = files.iter().filter_map(|f| spool::read_file(f, 0).ok());
         pending.push(recs.flat_map(|s| s.records).map(|r| r.id).collect());
+        // Pending (`<fleet>.ndjson`) or being sent (`<fleet>.sending`).
+        let dir = std::fs::read_dir(host.paths.history_pending_dir());
+        let files = dir.into_iter().flatten().flatten().map(|e| e.path());
+        let recs = files.filter_map(|f| spool::read_file(&f, 0).ok());
+        history.push(recs.flat_map(|s| s.records).map(|r| r.id).collect());
     }
     let mut waiting: Vec<BTreeSet<String>> = Vec::new();
     for h in 0..w.hosts.len() {
@@ -148,18 +198,28 @@ pub(super) fn exactly_once(w: &World, settled: bool) -> Check {
                 *created.entry((fleet.to_string(), id)).or_default() += 1;
             }
         }
+        for id in history_ids(w, fleet) {
+            *created.entry((fleet.to_string(), id)).or_default() += 1;
+        }
     }
     for x in &w.written {
         let r = &x.rec;
+        // A hook event's presence only moves liveness (a roster may never carry its id):
+        // what must land exactly once is its history.
         let copies = match Area::of(&r.kind) {
             Some(_) => created
+                .get(&(r.fleet.clone(), r.id.clone()))
+                .copied()
+                .unwrap_or(0),
+            None if r.kind.is_hook() => created
                 .get(&(r.fleet.clone(), r.id.clone()))
                 .copied()
                 .unwrap_or(0),
             // A deferred renewal took hold in its host's kept copy, not yet in the lake.
             None => w.store.roster_applied(&r.id) + usize::from(waiting[x.host].contains(&r.id)),
         };
-        let queued = pending[x.host].contains(&r.id);
+        let queued = pending[x.host].contains(&r.id)
+            || (r.kind.is_hook() && history[x.host].contains(&r.id));
         match (copies, queued) {
             (0, false) => return Err(format!("record {} ({}) was lost", r.id, r.kind.as_str())),
             (n, _) if n > 1 => {

@@ -1,5 +1,5 @@
 //! The simulation's checks of deferred lease renewals (`fleet::roster::defer`): which
-//! records a host keeps back from the lake in its kept roster, that only renewals are,
+//! records a host keeps back from the lake in its kept roster, that only renewals and liveness-only hook events are,
 //! that each waits safely far from the lake's expiry, and that none is left once due.
 
 use std::collections::BTreeSet;
@@ -44,7 +44,7 @@ pub(super) fn waiting_ids(w: &World, h: usize, fleet: &str) -> BTreeSet<String> 
 /// The invariant of deferred renewals: a host whose kept copy holds renewals the lake
 /// lacks has the lake carry each of those leases at least the shortest margin past the
 /// deadline it keeps, so other hosts see it live until the renewal is written; and only
-/// lease renewals wait.
+/// lease renewals (and hook events within the liveness grain) wait.
 pub(super) fn wait_safely(w: &World, fleet: &str) -> Check {
     let horizon = crate::services::watch::renewal_horizon(std::time::Duration::from_millis(
         super::world::EVERY_MS as u64,
@@ -59,7 +59,15 @@ pub(super) fn wait_safely(w: &World, fleet: &str) -> Check {
                 .iter()
                 .find(|x| x.rec.id == id)
                 .map(|x| x.rec.kind.clone());
-            if kind != Some(RecordKind::FleetClaim) {
+            // A renewal waits for its deadline; a hook event that only moved liveness
+            // waits for the liveness grain (its history goes its own way). A session's
+            // end, and every other record, is written at once.
+            let may_wait = match &kind {
+                Some(RecordKind::FleetClaim) => true,
+                Some(k) => k.is_hook() && *k != RecordKind::HookSessionEnd,
+                None => false,
+            };
+            if !may_wait {
                 return Err(format!(
                     "host{h} keeps record {id} ({kind:?}) back from the lake"
                 ));

@@ -182,7 +182,7 @@ impl World {
                 at,
                 Box::new(move |s: &SimStore| {
                     crate::time::set_sim_now(Some(s.now() + skew));
-                    let none = &mut Default::default();
+                    let none = &mut crate::services::drain::Carry::one_shot();
                     let _ = run(&paths, &config, s, other_maint, &other_writer, none);
                     crate::time::set_sim_now(Some(s.now() + back));
                 }),
@@ -216,7 +216,7 @@ impl World {
                 return;
             }
         }
-        let mut fresh = crate::services::drain::Carry::default();
+        let mut fresh = crate::services::drain::Carry::one_shot();
         let carry = if one_shot {
             &mut fresh
         } else {
@@ -281,7 +281,9 @@ impl World {
         for h in 0..self.hosts.len() {
             self.host_clock(h);
             let wait = self.config.lock_wait();
+            // Every pending hook history is written, as by a one-shot `sync`.
             let host = &mut self.hosts[h];
+            host.carry.write_history_now(true);
             crate::services::drain::drain(
                 &host.paths,
                 &self.store,

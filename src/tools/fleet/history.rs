@@ -99,6 +99,9 @@ pub fn run(ctx: &Ctx, input: HistoryInput) -> Result<HistoryOutput> {
         (Some(a), Some(_)) => Some(a),
         (a, b) => a.or(b),
     };
+    // `cache_age_secs` says when the view was rebuilt; the sessions in it are older still,
+    // since hook history reaches the lake at its own cadence (`drain::history`).
+    let note = note.or_else(|| (!sessions.is_empty()).then(lag_note));
     Ok(HistoryOutput {
         fleet,
         cache_age_secs: generated_at
@@ -110,4 +113,12 @@ pub fn run(ctx: &Ctx, input: HistoryInput) -> Result<HistoryOutput> {
         truncated: t1 || t2,
         note,
     })
+}
+
+/// How far behind its agents the session history may be, on any host (its own included).
+fn lag_note() -> String {
+    let secs = crate::services::drain::history::HISTORY_AGE_MS / 1000;
+    format!(
+        "sessions lag their agents by up to {secs} s (or until a session ends) plus 2 sync intervals"
+    )
 }
