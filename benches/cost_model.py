@@ -6,9 +6,12 @@ where each file is the output of
 Prices: S3 Standard, PUT/LIST $0.005 per 1,000, GET $0.0004 per 1,000; 176 busy hours a month.
 
 The run has 10 agents on each busy host; the model's fleets have 5. So a busy host's PUT-class
-requests are split into what its passes cost whatever its agents do (the idle host D's
-PUT-class rate: the same passes with nothing to write) and what its agents' writes add, and
-the passes' share is spread over the model's agents per host.
+requests are split into what its passes cost whatever its agents do and what its agents'
+writes add, and the passes' share is spread over the model's agents per host. A busy host
+never backs off, so its passes' share is counted, not measured: 3600/T passes an hour, each
+listing `live/`, the feed, the handoffs and the manifests of its one fleet, plus a listing of
+`fleets/` every 5 minutes (docs/scale.md, "What one pass costs"). The idle host D's own rate
+is lower, since it backs off between the changes it reads.
 """
 import re, sys
 PUT, GET = 0.005 / 1000, 0.0004 / 1000
@@ -30,12 +33,14 @@ for f in sys.argv[1:]:
     g_per_reader = ig / 30
     # busy hosts' GETs per agent-hour over the 3 busy hosts (each a reader)
     own = bg - 3 * g_per_reader
+    interval = int(re.search(r"MEASURE interval=(\d+)", open(f).read()).group(1))
+    lists = 3600 / interval * 4 + 12  # a busy host's pass listings an hour (counted)
     # PUT-class per agent-hour that the agents' writes add beyond the host's passes
-    writes = max(bp - ip / MEASURED_AGENTS_PER_HOST, 0)
+    writes = max(bp - lists / MEASURED_AGENTS_PER_HOST, 0)
     print(f, "busy", bp, bg, "idle-busy", ip, ig, "quiet", qp, qg, "g/reader", round(g_per_reader),
-          "own", round(own), "writes", round(writes), "passes/host-hour", ip)
+          "own", round(own), "writes", round(writes), "pass LISTs/busy host-hour", round(lists))
     for agents, hosts, readers_all, readers_own in ((100, 20, 20, 20), (1000, 200, 200, 40), (10000, 2000, 2000, 40)):
-        put = writes + ip / (agents / hosts)
+        put = writes + lists / (agents / hosts)
         for label, r in (("all", readers_all), ("own", readers_own)):
             get = own + g_per_reader * r
             usd = HOURS * (put * PUT + get * GET)

@@ -98,7 +98,7 @@ def drive(agents, seconds):
             j.result()
 
 
-def run(r, minutes, interval):
+def run(r, minutes, interval, settle=None, quiet=None):
     hosts = r.hosts
     # The idle hosts serve the busy fleet (their configured fleet), so they mirror it as a
     # reader of its history: a host mirrors only the fleets it serves.
@@ -122,8 +122,12 @@ def run(r, minutes, interval):
     for a in agents:
         a.mcp.close()
     wait_for(lambda: all(h.backlog() == 0 for h in hosts), 300, "measure: last drain")
-    time.sleep(max(5, 2 * interval))
-    quiet_s = idle_seconds(interval)
+    # --settle: how long after the last drain the quiet window starts (hook history still
+    # pending on a host lands in up to a minute, and the daemons then back off step by
+    # step); --quiet: its length. The defaults measure the first minutes after the
+    # writes; a long settle and window measure the steady state of a quiet lake.
+    time.sleep(max(5, 2 * interval) if settle is None else settle)
+    quiet_s = idle_seconds(interval) if quiet is None else quiet
     after = idle(hosts, quiet_s)
     report(len(agents), interval, busy, busy_s, after, quiet_s)
     objects = {area: len(r.moto.keys("fleet", f"lake/{area}/{FLEET}/"))

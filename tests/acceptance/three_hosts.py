@@ -24,7 +24,7 @@ dup` copies one claim event under a second key.
 host's `sync-N.err` holds its pass phases on the wall clock, to line up with the waits.
 
 usage: <moto venv>/bin/python three_hosts.py /abs/path/to/ctxlake [--break prefix|lose|dup]
-       [--strict] [--phases N] [--agents N] [--keep] [--measure [--minutes M] [--interval T]]"""
+       [--strict] [--phases N] [--agents N] [--keep] [--measure [--minutes M] [--interval T] [--settle S] [--quiet S]]"""
 
 import argparse
 import os
@@ -305,6 +305,8 @@ def main():
     ap.add_argument("--measure", action="store_true")
     ap.add_argument("--minutes", type=float, default=3)
     ap.add_argument("--interval", type=int, default=1, help="--measure's sync interval")
+    ap.add_argument("--settle", type=float, help="--measure: seconds from the last drain to the quiet window")
+    ap.add_argument("--quiet", type=float, help="--measure: the quiet window's length in seconds")
     args = ap.parse_args()
     args.bin = str(Path(args.bin).resolve())
     start = time.time()
@@ -312,7 +314,7 @@ def main():
     try:
         if args.measure:
             import measure
-            measure.run(r, args.minutes, args.interval)
+            measure.run(r, args.minutes, args.interval, args.settle, args.quiet)
             return 0
         for phase in (phase_a, phase_b, phase_c, phase_d)[:args.phases]:
             phase(r)
