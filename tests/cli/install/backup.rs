@@ -21,14 +21,21 @@ fn orig_file(env: &Env) -> PathBuf {
     origs.remove(0)
 }
 
-#[test]
-fn the_kept_original_is_the_backup_linked_not_a_second_copy() {
+/// A home whose small `~/.claude.json` ctxlake was installed into: (env, the config, its
+/// text before, the `.bak`).
+fn installed() -> (Env, PathBuf, &'static str, PathBuf) {
     let env = Env::new();
     let p = env.home().join(".claude.json");
     let text = "{\n  \"numStartups\": 1\n}\n";
     fs::write(&p, text).unwrap();
     ok(&env, &["install", "claude-code", "--no-hooks"]);
     let bak = env.home().join(".claude.json.ctxlake.bak");
+    (env, p, text, bak)
+}
+
+#[test]
+fn the_kept_original_is_the_backup_linked_not_a_second_copy() {
+    let (env, p, text, bak) = installed();
     let orig = orig_file(&env);
     assert_eq!(fs::read_to_string(&orig).unwrap(), text);
     assert_eq!(
@@ -44,12 +51,7 @@ fn the_kept_original_is_the_backup_linked_not_a_second_copy() {
 /// uninstall must not put those bytes into the config, but take ctxlake's entry out.
 #[test]
 fn a_backup_edited_in_place_is_not_restored() {
-    let env = Env::new();
-    let p = env.home().join(".claude.json");
-    let text = "{\n  \"numStartups\": 1\n}\n";
-    fs::write(&p, text).unwrap();
-    ok(&env, &["install", "claude-code", "--no-hooks"]);
-    let bak = env.home().join(".claude.json.ctxlake.bak");
+    let (env, p, text, bak) = installed();
     let mut f = fs::OpenOptions::new().append(true).open(&bak).unwrap();
     f.write_all(b"not json any more").unwrap();
     drop(f);
