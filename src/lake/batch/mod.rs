@@ -90,12 +90,22 @@ pub(crate) fn split(recs: Vec<Record>) -> Result<Vec<(Vec<Record>, Vec<u8>)>> {
 /// The records of a batch object of `fleet` in `area`, line by line, and how many lines
 /// were skipped (torn, foreign or malformed).
 pub(crate) fn decode(bytes: &[u8], fleet: &str, area: Area) -> (Vec<Record>, usize) {
+    decode_where(bytes, fleet, |kind| Area::of(kind) == Some(area))
+}
+
+/// The records of an object of `fleet` whose kind `belongs`, line by line, and how many
+/// lines were skipped (torn, foreign, of another kind, or with an id that is not one).
+pub(crate) fn decode_where(
+    bytes: &[u8],
+    fleet: &str,
+    belongs: impl Fn(&spool::RecordKind) -> bool,
+) -> (Vec<Record>, usize) {
     let scan = spool::scan(bytes, 0);
     let mut bad = scan.bad_lines + usize::from(scan.partial_tail_bytes > 0);
     let mut out = Vec::with_capacity(scan.records.len());
     for rec in scan.records {
         let valid = rec.fleet == fleet
-            && Area::of(&rec.kind) == Some(area)
+            && belongs(&rec.kind)
             && crate::scope::validate_id("record", &rec.id).is_ok()
             && crate::scope::validate_id("agent", &rec.agent).is_ok()
             && crate::scope::validate_id("session", &rec.session).is_ok();

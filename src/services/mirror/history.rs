@@ -42,21 +42,7 @@ pub(super) fn object(
     bytes: &[u8],
     mtime: i64,
 ) -> Result<(Vec<String>, usize)> {
-    let scan = crate::spool::scan(bytes, 0);
-    let mut bad = scan.bad_lines + usize::from(scan.partial_tail_bytes > 0);
-    let mut recs = Vec::with_capacity(scan.records.len());
-    for rec in scan.records {
-        let valid = rec.fleet == fleet
-            && rec.kind.is_hook()
-            && crate::scope::validate_id("record", &rec.id).is_ok()
-            && crate::scope::validate_id("agent", &rec.agent).is_ok()
-            && crate::scope::validate_id("session", &rec.session).is_ok();
-        if valid {
-            recs.push(rec);
-        } else {
-            bad += 1;
-        }
-    }
+    let (recs, bad) = crate::lake::batch::decode_where(bytes, fleet, |k| k.is_hook());
     Ok((add(paths, fleet, st, &recs, mtime)?, bad))
 }
 
