@@ -73,10 +73,14 @@ fn window_ids(paths: &Paths, fleet: &str) -> HashSet<String> {
 /// The pending records of `fleet` not written yet, each once by id, in the order they
 /// were drained.
 pub(super) fn pending(paths: &Paths, fleet: &str) -> Vec<Record> {
-    let mut seen = window_ids(paths, fleet);
+    unheld(paths, fleet, &mut window_ids(paths, fleet))
+}
+
+/// The pending records of `fleet` whose ids `held` lacks, each once; `held` gains them.
+fn unheld(paths: &Paths, fleet: &str, held: &mut HashSet<String>) -> Vec<Record> {
     read(&file(paths, fleet))
         .into_iter()
-        .filter(|r| seen.insert(r.id.clone()))
+        .filter(|r| held.insert(r.id.clone()))
         .collect()
 }
 
@@ -92,9 +96,8 @@ pub(super) fn append(paths: &Paths, fleet: &str, recs: &[Record]) -> Result<()> 
         return Ok(());
     }
     let path = file(paths, fleet);
-    let mut all = pending(paths, fleet);
     let mut held = window_ids(paths, fleet);
-    held.extend(all.iter().map(|r| r.id.clone()));
+    let mut all = unheld(paths, fleet, &mut held);
     all.extend(recs.iter().filter(|r| held.insert(r.id.clone())).cloned());
     let dir = paths.history_pending_dir();
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
