@@ -28,6 +28,53 @@ pub fn sha256_json_hex(value: &impl serde::Serialize) -> String {
     hex(&h.finalize())
 }
 
+/// The SHA-256 of everything `r` yields, read in 1 MiB chunks (a snapshot file is tens
+/// of MB: it is hashed without being held).
+pub fn sha256_reader_hex(mut r: impl std::io::Read) -> std::io::Result<String> {
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return Ok(hex(&h.finalize())),
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// A writer that hands every byte on to `inner` and hashes it: a body written to a file
+/// is named by its digest without being held.
+pub struct Hashing<W> {
+    pub inner: W,
+    hash: Sha256,
+}
+
+impl<W: std::io::Write> Hashing<W> {
+    pub fn new(inner: W) -> Self {
+        Hashing {
+            inner,
+            hash: Sha256::new(),
+        }
+    }
+
+    /// The SHA-256 of what was written, as 64 lowercase hex digits.
+    pub fn hex(&self) -> String {
+        hex(&self.hash.clone().finalize())
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +87,15 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         let v = serde_json::json!({"a": [1, "b"]});
+        let long: Vec<u8> = (0..3 * (1 << 20) + 7).map(|i| (i % 251) as u8).collect();
+        assert_eq!(
+            sha256_reader_hex(&long[..]).unwrap(),
+            sha256_hex(&long),
+            "chunked equals whole"
+        );
+        let mut w = Hashing::new(Vec::new());
+        serde_json::to_writer(&mut w, &v).unwrap();
+        assert_eq!(w.hex(), sha256_hex(&w.inner), "what was written, hashed");
         assert_eq!(
             sha256_json_hex(&v),
             sha256_hex(&serde_json::to_vec(&v).unwrap())

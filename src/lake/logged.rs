@@ -65,6 +65,10 @@ impl Store for Logged {
         self.note("create", key);
         self.inner.create(key, bytes)
     }
+    fn create_file(&self, key: &str, path: &Path) -> Result<Created> {
+        self.note("create", key);
+        self.inner.create_file(key, path)
+    }
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {
         self.note("list", prefix);
         self.inner.list(prefix)

@@ -73,11 +73,14 @@ impl Mark {
         now_ms: i64,
         handled: impl IntoIterator<Item = &'a str>,
     ) {
-        self.seen.extend(handled.into_iter().map(str::to_string));
         let at = self.at_ms.map_or(now_ms, |t| t.max(now_ms));
         self.at_ms = Some(at);
         let keep_from = floor(prefix, at - MARGIN_MS);
         self.seen = self.seen.split_off(&keep_from);
+        // Only keys inside the window are kept: a first listing of 100k old keys costs a
+        // comparison each, not an allocation and a tree insert each that `split_off` drops.
+        let inside = handled.into_iter().filter(|k| *k >= keep_from.as_str());
+        self.seen.extend(inside.map(str::to_string));
     }
 }
 
@@ -145,7 +148,11 @@ pub(crate) fn publish_feeds(store: &dyn Store, feeds: Vec<(String, Vec<String>)>
 /// part is the digest of `body`: two writers collide only on identical content (a
 /// harmless `Exists`), and a simulation seed replays.
 pub(crate) fn lake_ulid(ms: i64, body: &[u8]) -> String {
-    let hex = crate::digest::sha256_hex(body);
+    lake_ulid_of(ms, &crate::digest::sha256_hex(body))
+}
+
+/// `lake_ulid` from the body's SHA-256 (hex), for a body that was hashed as it was written.
+pub(crate) fn lake_ulid_of(ms: i64, hex: &str) -> String {
     let rand = u128::from_str_radix(&hex[..20], 16).unwrap_or_default();
     crate::ulid::encode(ms.max(0) as u64, rand)
 }
@@ -213,6 +220,27 @@ mod tests {
         publish_feed(&s, "f", vec![old.clone()]).unwrap();
         let feed = Mark::default().scan(&s, &keys::feed("f")).unwrap();
         assert_eq!(feed_keys(&s, &feed).unwrap(), [old]);
+    }
+
+    /// `advance` keeps exactly the handled keys inside the look-back window, whatever
+    /// their order: those before its floor are dropped (never stored first).
+    #[test]
+    fn advance_keeps_only_the_handled_keys_inside_the_window() {
+        let p = "claims/f/events/";
+        let t0 = 1_764_000_000_000;
+        let (old, edge, new) = (
+            key(p, t0 - 2 * MARGIN_MS, 1),
+            key(p, t0 - MARGIN_MS, 2),
+            key(p, t0 - 1, 3),
+        );
+        let mut m = Mark::default();
+        m.advance(p, t0, [new.as_str(), old.as_str(), edge.as_str()]);
+        let kept: Vec<&str> = m.seen.iter().map(String::as_str).collect();
+        assert_eq!(kept, [edge.as_str(), new.as_str()]);
+        // A later window drops what fell behind it.
+        m.advance(p, t0 + MARGIN_MS / 2, std::iter::empty());
+        let kept: Vec<&str> = m.seen.iter().map(String::as_str).collect();
+        assert_eq!(kept, [new.as_str()]);
     }
 
     /// A drain names its keys in every fleet's feed with one round of creates, and a

@@ -109,6 +109,13 @@ pub fn build(
     )
 }
 
+/// Where a timeline row sorts among all of a snapshot's: field by field, then in the
+/// order the rows were handed over (a stable sort).
+pub type EventOrder = (String, u8, String, u32);
+
+/// One claim's row and its timeline rows, each with where it sorts.
+pub type Rendered = (ClaimRow, Vec<(EventOrder, EventRow)>);
+
 /// Write a complete snapshot to `path`, adding `vectors`' model vectors for the
 /// agent-visible claims (table `claim_vectors`, their embedder named in `meta`).
 pub fn build_with(
@@ -129,6 +136,116 @@ pub fn build_with(
             format!("cannot embed the claims: {}", why.one_line()),
         )
     })?;
+    let head = Head {
+        snapshot_id,
+        fleet,
+        mode,
+        vectors,
+        model: &model,
+    };
+    write(path, &head, |tx| {
+        let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
+        let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
+        for (i, c) in claims.iter().enumerate() {
+            insert_claim(&mut ins, &mut fts, i as i64 + 1, c, mode)?;
+        }
+        let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
+        for e in events {
+            insert_event(&mut ev, e, mode)?;
+        }
+        Ok(())
+    })
+}
+
+/// `build_with` from the claims as they are rendered, one at a time: neither every row
+/// nor the whole timeline is held (100k claims' are ~90 MB). The timeline rows wait in a
+/// temporary table, which SQLite sorts into `events` (spilling to disk, not to memory).
+/// A model's vectors are made from every row at once, so with a model the rows are
+/// collected and `build_with` builds.
+pub fn build_streamed(
+    path: &Path,
+    snapshot_id: &str,
+    fleet: &str,
+    mode: MemoryMode,
+    claims: impl Iterator<Item = Rendered>,
+    vectors: &Vectors,
+) -> Result<()> {
+    if vectors.embedder.is_some() {
+        let (rows, events): (Vec<ClaimRow>, Vec<_>) = claims.unzip();
+        let mut events: Vec<(EventOrder, EventRow)> = events.into_iter().flatten().collect();
+        events.sort_by(|a, b| a.0.cmp(&b.0));
+        let events: Vec<EventRow> = events.into_iter().map(|(_, e)| e).collect();
+        return build_with(path, snapshot_id, fleet, mode, &rows, &events, vectors);
+    }
+    let head = Head {
+        snapshot_id,
+        fleet,
+        mode,
+        vectors,
+        model: &[],
+    };
+    write(path, &head, |tx| {
+        tx.execute_batch(ORDER_TABLE).map_err(sql)?;
+        {
+            let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
+            let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
+            let mut ord = tx.prepare(INSERT_ORDERED).map_err(sql)?;
+            for (i, (c, timeline)) in claims.enumerate() {
+                insert_claim(&mut ins, &mut fts, i as i64 + 1, &c, mode)?;
+                for ((order_at, pass, by, place), e) in &timeline {
+                    ord.execute(params![
+                        order_at,
+                        pass,
+                        by,
+                        place,
+                        e.at,
+                        e.subject,
+                        e.kind,
+                        e.claim_id,
+                        e.agent,
+                        e.session,
+                        e.text,
+                        e.related_id
+                    ])
+                    .map_err(sql)?;
+                }
+            }
+        }
+        // The temporary table's rowids count the rows in the order they came: the last
+        // sort term makes SQLite's sort the stable one `build_with`'s callers do.
+        tx.execute(SORTED_EVENTS, params![mode == MemoryMode::On])
+            .map_err(sql)?;
+        tx.execute_batch("DROP TABLE temp.ordered").map_err(sql)
+    })
+}
+
+const ORDER_TABLE: &str = "CREATE TEMP TABLE ordered(order_at TEXT, pass INTEGER, by TEXT,
+ place INTEGER, at TEXT, subject TEXT, kind TEXT, claim_id TEXT, agent TEXT, session TEXT,
+ text TEXT, related_id TEXT)";
+const INSERT_ORDERED: &str = "INSERT INTO temp.ordered(order_at, pass, by, place, at, subject,
+ kind, claim_id, agent, session, text, related_id)
+ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+const SORTED_EVENTS: &str =
+    "INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible, related_id)
+ SELECT at, subject, kind, claim_id, agent, session, text, ?1, related_id FROM temp.ordered
+ ORDER BY order_at, pass, by, place, rowid";
+
+/// What a snapshot's `meta` and model vectors say.
+struct Head<'a> {
+    snapshot_id: &'a str,
+    fleet: &'a str,
+    mode: MemoryMode,
+    vectors: &'a Vectors,
+    model: &'a [(usize, Vec<u8>)],
+}
+
+/// A new snapshot file at `path`: the tables, `head`, the rows `fill` inserts, then the
+/// indexes, checked and fsynced (`seal`).
+fn write(
+    path: &Path,
+    head: &Head,
+    fill: impl FnOnce(&rusqlite::Transaction) -> Result<()>,
+) -> Result<()> {
     let mut conn = Connection::open(path).map_err(sql)?;
     // No journal and no syncs while the file is built: it is new, nobody reads it until
     // `seal` has checked and fsynced it and the caller has published it by rename/create,
@@ -147,34 +264,27 @@ pub fn build_with(
             .prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)")
             .map_err(sql)?;
         for (k, v) in [
-            ("snapshot_id", snapshot_id),
-            ("fleet", fleet),
-            ("mode", mode.as_str()),
+            ("snapshot_id", head.snapshot_id),
+            ("fleet", head.fleet),
+            ("mode", head.mode.as_str()),
             ("built_at", &crate::time::now_rfc3339()),
             ("embedder", super::embed::hash::ID),
             ("dim", "256"),
         ] {
             meta.execute(params![k, v]).map_err(sql)?;
         }
-        if let Some(e) = vectors.embedder.as_ref().filter(|_| !model.is_empty()) {
+        let embedder = head.vectors.embedder.as_ref();
+        if let Some(e) = embedder.filter(|_| !head.model.is_empty()) {
             meta.execute(params!["model_embedder", e.id()])
                 .map_err(sql)?;
             let mut vec = tx.prepare(INSERT_VECTOR).map_err(sql)?;
-            for (i, v) in &model {
+            for (i, v) in head.model {
                 vec.execute(params![e.id(), *i as i64 + 1, v])
                     .map_err(sql)?;
             }
         }
-        let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
-        let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
-        for (i, c) in claims.iter().enumerate() {
-            insert_claim(&mut ins, &mut fts, i as i64 + 1, c, mode)?;
-        }
-        let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
-        for e in events {
-            insert_event(&mut ev, e, mode)?;
-        }
     }
+    fill(&tx)?;
     tx.execute_batch(&indexes.join(";")).map_err(sql)?;
     tx.commit().map_err(sql)?;
     conn.execute_batch("INSERT INTO claims_fts(claims_fts) VALUES('optimize'); ANALYZE;")
@@ -210,3 +320,7 @@ pub(super) fn seal(conn: Connection, path: &Path) -> Result<()> {
         .and_then(|f| f.sync_all())
         .map_err(|e| Error::io("cannot fsync", path, e))
 }
+
+#[cfg(test)]
+#[path = "build_tests.rs"]
+mod tests;

@@ -3,12 +3,13 @@
 //! real directories (`beneath`).
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use super::beneath::{self, Dirs};
+use super::stage;
 use super::{Created, Object, Skip, SkipCounter, Skips, Store};
 use crate::error::{Error, Result};
 
@@ -32,6 +33,25 @@ impl LocalStore {
         })
     }
 
+    /// Publish staged `tmp` as `p` if `p` is absent, and drop `tmp` either way.
+    fn link(&self, tmp: &Path, p: PathBuf) -> Result<Created> {
+        // link(2) fails with EEXIST if the name is taken: an atomic create-if-absent.
+        let r = fs::hard_link(tmp, &p);
+        let _ = fs::remove_file(tmp);
+        match r {
+            Ok(()) => {
+                let at = fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0);
+                self.pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(p);
+                Ok(Created::Yes(at))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(Created::Exists),
+            Err(e) => Err(Error::io("cannot create lake object", &p, e)),
+        }
+    }
+
     fn path(&self, key: &str) -> Result<PathBuf> {
         crate::lake::keys::validate(key)?;
         Ok(self.root.join(key))
@@ -49,23 +69,6 @@ impl LocalStore {
             .hint("a lake holds only real directories and files: remove that entry"));
         }
         Ok(p)
-    }
-
-    /// Write to a unique temp file in the key's directory, fsynced.
-    fn stage(&self, path: &Path, bytes: &[u8], fsync: bool) -> Result<PathBuf> {
-        let dir = path.parent().unwrap_or(&self.root);
-        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create lake directory", dir, e))?;
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("obj");
-        let tmp = dir.join(format!(
-            ".{name}.tmp-{}-{}",
-            std::process::id(),
-            crate::fsutil::nonce()
-        ));
-        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("cannot stage", &tmp, e))?;
-        f.write_all(bytes)
-            .and_then(|_| if fsync { f.sync_all() } else { Ok(()) })
-            .map_err(|e| Error::io("cannot write", &tmp, e))?;
-        Ok(tmp)
     }
 }
 
@@ -260,7 +263,7 @@ impl Store for LocalStore {
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64> {
         let p = self.writable(key)?;
-        let tmp = self.stage(&p, bytes, true)?;
+        let tmp = stage::bytes(&self.root, &p, bytes, true)?;
         fs::rename(&tmp, &p).map_err(|e| Error::io("cannot publish", &p, e))?;
         crate::fsutil::sync_dir(p.parent().unwrap_or(&self.root))?;
         Ok(fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0))
@@ -269,23 +272,15 @@ impl Store for LocalStore {
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created> {
         let p = self.writable(key)?;
         // Bulk creates are made durable together by `flush` (one syncfs, not one fsync each).
-        let tmp = self.stage(&p, bytes, false)?;
-        // link(2) fails with EEXIST if the name is taken: an atomic create-if-absent.
-        let r = fs::hard_link(&tmp, &p);
-        let _ = fs::remove_file(&tmp);
-        match r {
-            Ok(()) => {
-                self.pending
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(p.clone());
-                Ok(Created::Yes(
-                    fs::metadata(&p).map(|m| mtime_ms(&m)).unwrap_or(0),
-                ))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(Created::Exists),
-            Err(e) => Err(Error::io("cannot create lake object", &p, e)),
-        }
+        let tmp = stage::bytes(&self.root, &p, bytes, false)?;
+        self.link(&tmp, p)
+    }
+
+    fn create_file(&self, key: &str, path: &Path) -> Result<Created> {
+        let p = self.writable(key)?;
+        // A copy (the kernel's), never a link: the caller may change its file afterwards.
+        let tmp = stage::copy(&self.root, &p, path)?;
+        self.link(&tmp, p)
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<Object>> {

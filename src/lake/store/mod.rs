@@ -5,6 +5,7 @@
 
 mod beneath;
 mod local;
+mod stage;
 
 pub use local::LocalStore;
 
@@ -107,6 +108,12 @@ pub trait Store {
     fn put(&self, key: &str, bytes: &[u8]) -> Result<i64>;
     /// Create `key` only if absent, atomically.
     fn create(&self, key: &str, bytes: &[u8]) -> Result<Created>;
+    /// `create` with the bytes of the local file `path` (a snapshot is tens of MB): a
+    /// local lake copies the file without holding it in memory; a remote store reads it.
+    fn create_file(&self, key: &str, path: &std::path::Path) -> Result<Created> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io("cannot read", path, e))?;
+        self.create(key, &bytes)
+    }
     /// Objects whose key starts with `prefix` (a `/`-terminated folder or a key prefix), sorted.
     fn list(&self, prefix: &str) -> Result<Vec<Object>>;
     /// Like `list`, but only keys sorting after `after` (S3 `start-after`): a watermark

@@ -4,6 +4,34 @@
 use super::*;
 use crate::lake::store::probe;
 
+/// `create_file` is `create` with a file's bytes: exclusive, a copy (a later change to
+/// the file does not reach the object), no temp file left, the write waiting for `flush`.
+#[test]
+fn create_from_a_file_copies_it_exclusively() {
+    let d = tempfile::tempdir().unwrap();
+    let s = LocalStore::open(&d.path().join("lake")).unwrap();
+    let src = d.path().join("snapshot.sqlite");
+    let body: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&src, &body).unwrap();
+    let key = "snapshots/f/abc.sqlite";
+    assert!(matches!(s.create_file(key, &src).unwrap(), Created::Yes(_)));
+    assert_eq!(s.create_file(key, &src).unwrap(), Created::Exists);
+    std::fs::write(&src, b"changed after").unwrap();
+    assert_eq!(s.get(key).unwrap().unwrap().0, body, "a copy, not a link");
+    let names: Vec<_> = std::fs::read_dir(d.path().join("lake/snapshots/f"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["abc.sqlite"], "no temp file left");
+    assert_eq!(
+        s.pending.lock().unwrap().len(),
+        1,
+        "flushed with the others"
+    );
+    let e = s.create_file("snapshots/f/x.sqlite", &d.path().join("missing"));
+    assert!(e.is_err());
+}
+
 #[test]
 fn create_is_exclusive_and_list_is_sorted() {
     let d = tempfile::tempdir().unwrap();

@@ -11,7 +11,9 @@ use super::State;
 use super::claim::SortKey;
 use super::list::subject_name;
 use crate::config::MemoryMode;
+#[cfg(test)]
 use crate::memory::gate::Folded;
+use crate::snapshot::build::Rendered;
 use crate::snapshot::delta::Delta;
 use crate::snapshot::rows::EventRow;
 use crate::vocab::ClaimStatus;
@@ -59,20 +61,29 @@ impl State {
         (of(ClaimStatus::Promoted), of(ClaimStatus::Contested))
     }
 
-    /// Every claim and the whole timeline, as the full fold gives them.
+    /// Every claim and the whole timeline, as the full fold gives them (the tests'
+    /// reference; `maint` streams `rendered` instead).
+    #[cfg(test)]
     pub(crate) fn folded(&self) -> Folded {
         let mut out = Folded::default();
         let mut events: Vec<(SortKey, EventRow)> = Vec::new();
-        for (i, e) in self.claims.entries().iter().enumerate() {
-            if let Some(c) = self.claims.parse(i) {
-                let (row, timeline) = self.render(&e.0, &c);
-                out.claims.push(row);
-                events.extend(timeline);
-            }
+        for (row, timeline) in self.rendered() {
+            out.claims.push(row);
+            events.extend(timeline);
         }
         events.sort_by(|a, b| a.0.cmp(&b.0));
         out.events = events.into_iter().map(|(_, e)| e).collect();
         out
+    }
+
+    /// Each claim's row and timeline in claim order, rendered as it is taken: what
+    /// `folded` collects, for a build that streams them (`snapshot::build::build_streamed`).
+    pub(crate) fn rendered(&self) -> impl Iterator<Item = Rendered> + '_ {
+        let entries = self.claims.entries().iter().enumerate();
+        entries.filter_map(|(i, e)| {
+            let c = self.claims.parse(i)?;
+            Some(self.render(&e.0, &c))
+        })
     }
 
     /// What changed since the last build, if a patch of it can express the change: the

@@ -233,6 +233,8 @@ pub(crate) fn load(
         .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
     cp.feed_mark
         .advance(&feed_prefix, now, feed.iter().map(|o| o.key.as_str()));
+    drop((listed, feed, keys));
+    crate::services::trace::mark("event+feed marks");
     Ok(Loaded {
         base_published: cp.published.clone(),
         checkpoint: cp,
@@ -275,9 +277,15 @@ pub(crate) fn save(
     let fold = local_file(paths, fleet);
     if moved {
         cp.store = store.url();
-        let body = crate::error::Error::json(cp)?;
         super::idle::forget(paths, fleet)?;
-        write(&fold, &body)?;
+        // Serialized straight into the file: 100k claims' state is ~55 MB of JSON.
+        if let Some(dir) = fold.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
+        }
+        crate::fsutil::write_atomic_with(&fold, 0o600, |w| {
+            serde_json::to_writer(w, &*cp).map_err(std::io::Error::from)
+        })?;
         crate::services::trace::mark("state write");
     }
     if moved || !super::idle::describes(paths, fleet, &fold) {
@@ -290,16 +298,40 @@ pub(crate) fn save(
 fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint) -> Result<()> {
     // A checkpoint names no lake: whoever reads it found it in theirs.
     let url = std::mem::take(&mut cp.store);
-    let body = crate::error::Error::json(&*cp);
+    // Written to a temporary file as it is hashed (its key names the digest), never held
+    // whole: 100k claims' state is ~55 MB. The next full build's sweep takes a leftover.
+    let tmp = maint_dir(paths).join(format!(
+        ".checkpoint.tmp-{}-{}",
+        std::process::id(),
+        crate::fsutil::nonce()
+    ));
+    let digest = hashed(&tmp, cp);
     cp.store = url;
-    let body = body?;
-    let key = keys::checkpoint(fleet, &watermark::lake_ulid(store.now_ms()?, &body));
-    store.create(&key, &body)?;
+    let created = digest.and_then(|d| {
+        let key = keys::checkpoint(fleet, &watermark::lake_ulid_of(store.now_ms()?, &d));
+        store.create_file(&key, &tmp).map(|_| key)
+    });
+    let _ = std::fs::remove_file(&tmp);
+    let key = created?;
     store.flush()?;
     prune(store, fleet);
     write(&hint_file(paths, fleet), key.as_bytes())?;
     crate::services::trace::mark("checkpoint write");
     Ok(())
+}
+
+/// `cp` serialized into a new file at `path`; the SHA-256 (hex) of its bytes.
+fn hashed(path: &std::path::Path, cp: &Checkpoint) -> Result<String> {
+    use std::io::Write;
+    let io = |e| crate::error::Error::io("cannot write", path, e);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let f = std::fs::File::create(path).map_err(io)?;
+    let mut w = crate::digest::Hashing::new(std::io::BufWriter::with_capacity(1 << 16, f));
+    serde_json::to_writer(&mut w, cp).map_err(|e| io(e.into()))?;
+    w.flush().map_err(io)?;
+    Ok(w.hex())
 }
 
 fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {

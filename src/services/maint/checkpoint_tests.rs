@@ -166,6 +166,36 @@ fn a_new_host_starts_from_the_newest_checkpoint() {
     assert_eq!((l.base, l.checkpoint.fold.events()), (Base::Nothing, 0));
 }
 
+/// A checkpoint is serialized into a file as it is hashed: its key still names its
+/// body's digest, the body names no lake, and no temporary file is left behind.
+#[test]
+fn a_checkpoint_key_names_the_digest_of_its_body() {
+    let (_d, paths, store) = setup();
+    for n in 0..20 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
+    }
+    checkpointed(&paths, &store, 0);
+    let listed = store.list(&keys::checkpoints("f")).unwrap();
+    let [o] = listed.as_slice() else {
+        panic!("one checkpoint: {listed:?}")
+    };
+    let body = store.get(&o.key).unwrap().unwrap().0;
+    let ms = crate::lake::watermark::key_ms(&o.key).unwrap();
+    let expected = keys::checkpoint("f", &crate::lake::watermark::lake_ulid(ms, &body));
+    assert_eq!(o.key, expected);
+    let cp: Checkpoint = serde_json::from_slice(&body).unwrap();
+    assert_eq!((cp.store.as_str(), cp.fold.events()), ("", 20));
+    let local: Checkpoint =
+        serde_json::from_slice(&std::fs::read(local_file(&paths, "f")).unwrap()).unwrap();
+    assert_eq!((local.store, local.fold.events()), (store.url(), 20));
+    let left: Vec<_> = std::fs::read_dir(paths.maint_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn an_unreadable_checkpoint_falls_back_to_the_full_fold() {
     let (_d, paths, store) = setup();

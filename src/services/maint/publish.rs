@@ -55,7 +55,7 @@ pub(super) fn publish(
     }
 
     let any_visible = config.memory_mode == MemoryMode::On && promoted + contested > 0;
-    let bytes = build(
+    let file = build(
         paths,
         fleet,
         mode,
@@ -65,10 +65,15 @@ pub(super) fn publish(
         fold,
     )?;
     fold.built(&snapshot_id);
-    let sha = crate::digest::sha256_hex(&bytes);
+    // Hashed and created from the file, never held: a 100k-claim snapshot is ~90 MB.
+    let sha = std::fs::File::open(file.path())
+        .and_then(crate::digest::sha256_reader_hex)
+        .map_err(|e| Error::io("cannot read", file.path(), e))?;
     let key = keys::snapshot(fleet, &sha);
-    store.create(&key, &bytes)?; // content-addressed: `Exists` means the same bytes are there
+    // Content-addressed: `Exists` means the same bytes are there.
+    store.create_file(&key, file.path())?;
     store.flush()?;
+    drop(file);
 
     let mut seq = next_seq(latest.map(|m| m.seq))?;
     for _ in 0..32 {
@@ -127,9 +132,32 @@ fn next_seq(latest: Option<u64>) -> Result<u64> {
     })
 }
 
-/// The snapshot file's bytes, kept in this host's snapshot file for the next run: the
-/// file patched in place with what the fold changed since it built it, when it can be,
-/// else a full build.
+/// A built snapshot file: this host's snapshot file, or (when it could not be renamed
+/// over it) the build's temporary file, removed once published.
+enum Built {
+    Base(std::path::PathBuf),
+    Temp(std::path::PathBuf),
+}
+
+impl Built {
+    fn path(&self) -> &std::path::Path {
+        match self {
+            Built::Base(p) | Built::Temp(p) => p,
+        }
+    }
+}
+
+impl Drop for Built {
+    fn drop(&mut self) {
+        if let Built::Temp(p) = self {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// The snapshot file, kept as this host's snapshot file for the next run: the file
+/// patched in place with what the fold changed since it built it, when it can be, else
+/// a full build.
 fn build(
     paths: &Paths,
     fleet: &str,
@@ -138,7 +166,7 @@ fn build(
     vectors: &crate::snapshot::vectors::Vectors,
     any_visible: bool,
     fold: &crate::memory::fold::State,
-) -> Result<Vec<u8>> {
+) -> Result<Built> {
     let dir = paths.maint_dir();
     let base = dir.join(format!("{fleet}.snapshot"));
     if let Some(delta) = fold.delta().filter(|_| base.exists()) {
@@ -153,12 +181,10 @@ fn build(
         // A declined or failed patch leaves the file as it was: the full build replaces it.
         if let Ok(true) = crate::snapshot::delta::patch_in_place(&base, &t) {
             crate::services::trace::mark("snapshot build (patched in place)");
-            return read(&base);
+            return Ok(Built::Base(base));
         }
     }
-    let folded = fold.folded();
-    crate::services::trace::mark("state render");
-    full(&dir, &base, snapshot_id, fleet, mode, folded, vectors)
+    full(&dir, &base, snapshot_id, fleet, mode, fold, vectors)
 }
 
 /// A full build into a temporary file, renamed over `base` once finished and checked.
@@ -168,40 +194,37 @@ fn full(
     snapshot_id: &str,
     fleet: &str,
     mode: MemoryMode,
-    folded: crate::memory::gate::Folded,
+    fold: &crate::memory::fold::State,
     vectors: &crate::snapshot::vectors::Vectors,
-) -> Result<Vec<u8>> {
+) -> Result<Built> {
     crate::fsutil::sweep_temp_files(dir, std::time::Duration::from_secs(3600));
     let tmp = dir.join(format!(
         ".snapshot.tmp-{}-{}",
         std::process::id(),
         crate::fsutil::nonce()
     ));
-    let built = crate::snapshot::build::build_with(
+    // Rows go into the file as the fold renders them: none are held for the build.
+    let built = crate::snapshot::build::build_streamed(
         &tmp,
         snapshot_id,
         fleet,
         mode,
-        &folded.claims,
-        &folded.events,
+        fold.rendered(),
         vectors,
     );
-    // The rows are in the file now: free them before its bytes are read in.
-    drop(folded);
-    let built = built.and_then(|()| read(&tmp));
     // Only a finished, checked file becomes the base (rename is atomic), and never
     // beside a journal a killed patch left, which SQLite would replay into it.
     crate::snapshot::delta::settle(base);
-    if built.is_err() || std::fs::rename(&tmp, base).is_err() {
+    if let Err(e) = built {
         let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
-    let bytes = built?;
     crate::services::trace::mark("snapshot build (full)");
-    Ok(bytes)
-}
-
-fn read(p: &std::path::Path) -> Result<Vec<u8>> {
-    std::fs::read(p).map_err(|e| Error::io("cannot read", p, e))
+    Ok(match std::fs::rename(&tmp, base) {
+        Ok(()) => Built::Base(base.to_path_buf()),
+        // Published all the same; the next run builds in full again.
+        Err(_) => Built::Temp(tmp),
+    })
 }
 
 #[cfg(test)]

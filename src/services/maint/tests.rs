@@ -26,6 +26,34 @@ fn one_claim() -> (tempfile::TempDir, Paths, LocalStore, crate::spool::Record) {
     (d, paths, store, ev)
 }
 
+/// The published snapshot is hashed and copied from this host's built file, never held
+/// whole: the lake's object is that file's bytes, named by their SHA-256 as the manifest
+/// says, and the build leaves no temporary file.
+#[test]
+fn the_published_snapshot_is_the_built_file_named_by_its_digest() {
+    let (_d, paths, store, _) = one_claim();
+    let r = maint(&paths, &Config::default(), &store, "f", "w1").unwrap();
+    assert_eq!(r.seq, Some(1));
+    let m: crate::lake::manifest::Manifest =
+        serde_json::from_slice(&store.get(&keys::manifest("f", 1)).unwrap().unwrap().0).unwrap();
+    let object = store.get(&m.key).unwrap().unwrap().0;
+    assert_eq!(crate::digest::sha256_hex(&object), m.sha256);
+    assert_eq!(m.key, keys::snapshot("f", &m.sha256));
+    let built = std::fs::read(paths.maint_dir().join("f.snapshot")).unwrap();
+    assert!(object == built, "the built file's bytes");
+    let temps = std::fs::read_dir(paths.maint_dir())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".tmp-")
+        })
+        .count();
+    assert_eq!(temps, 0);
+}
+
 #[test]
 fn publish_is_idempotent_and_races_settle() {
     let (_d, paths, store, ev) = one_claim();
