@@ -157,11 +157,10 @@ pub fn build_with(
     })
 }
 
-/// `build_with` from the claims as they are rendered, one at a time: neither every row
-/// nor the whole timeline is held (100k claims' are ~90 MB). The timeline rows wait in a
-/// temporary table, which SQLite sorts into `events` (spilling to disk, not to memory).
-/// A model's vectors are made from every row at once, so with a model the rows are
-/// collected and `build_with` builds.
+/// `build_with` from the claims as they are rendered, one at a time: no claim row is held
+/// and the timeline rows wait packed in one buffer (`packed`) until they are sorted into
+/// `events` (100k claims' rows as structs are ~90 MB). A model's vectors are made from
+/// every row at once, so with a model the rows are collected and `build_with` builds.
 pub fn build_streamed(
     path: &Path,
     snapshot_id: &str,
@@ -185,50 +184,33 @@ pub fn build_streamed(
         model: &[],
     };
     write(path, &head, |tx| {
-        tx.execute_batch(ORDER_TABLE).map_err(sql)?;
-        {
-            let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
-            let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
-            let mut ord = tx.prepare(INSERT_ORDERED).map_err(sql)?;
-            for (i, (c, timeline)) in claims.enumerate() {
-                insert_claim(&mut ins, &mut fts, i as i64 + 1, &c, mode)?;
-                for ((order_at, pass, by, place), e) in &timeline {
-                    ord.execute(params![
-                        order_at,
-                        pass,
-                        by,
-                        place,
-                        e.at,
-                        e.subject,
-                        e.kind,
-                        e.claim_id,
-                        e.agent,
-                        e.session,
-                        e.text,
-                        e.related_id
-                    ])
-                    .map_err(sql)?;
-                }
+        let mut timeline = super::packed::Packed::default();
+        let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
+        let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
+        for (i, (c, rows)) in claims.enumerate() {
+            insert_claim(&mut ins, &mut fts, i as i64 + 1, &c, mode)?;
+            for (order, e) in &rows {
+                timeline.push(order, e);
             }
         }
-        // The temporary table's rowids count the rows in the order they came: the last
-        // sort term makes SQLite's sort the stable one `build_with`'s callers do.
-        tx.execute(SORTED_EVENTS, params![mode == MemoryMode::On])
+        let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
+        for e in timeline.sorted() {
+            ev.execute(params![
+                e.at,
+                e.subject,
+                e.kind,
+                e.claim_id,
+                e.agent,
+                e.session,
+                e.text,
+                mode == MemoryMode::On,
+                e.related_id
+            ])
             .map_err(sql)?;
-        tx.execute_batch("DROP TABLE temp.ordered").map_err(sql)
+        }
+        Ok(())
     })
 }
-
-const ORDER_TABLE: &str = "CREATE TEMP TABLE ordered(order_at TEXT, pass INTEGER, by TEXT,
- place INTEGER, at TEXT, subject TEXT, kind TEXT, claim_id TEXT, agent TEXT, session TEXT,
- text TEXT, related_id TEXT)";
-const INSERT_ORDERED: &str = "INSERT INTO temp.ordered(order_at, pass, by, place, at, subject,
- kind, claim_id, agent, session, text, related_id)
- VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
-const SORTED_EVENTS: &str =
-    "INSERT INTO events(at, subject, kind, claim_id, agent, session, text, visible, related_id)
- SELECT at, subject, kind, claim_id, agent, session, text, ?1, related_id FROM temp.ordered
- ORDER BY order_at, pass, by, place, rowid";
 
 /// What a snapshot's `meta` and model vectors say.
 struct Head<'a> {

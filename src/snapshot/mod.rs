@@ -20,6 +20,7 @@ pub(crate) mod delta;
 pub mod embed;
 pub(crate) mod guard;
 mod matrix;
+mod packed;
 pub mod rank;
 pub mod rows;
 pub mod search;
