@@ -124,6 +124,39 @@ pub(super) fn fleets(paths: &Paths) -> Vec<String> {
     out
 }
 
+/// The hook records this host holds for a history write not made yet (pending or being
+/// sent, every fleet): what `status` and `doctor` count beside the spool's backlog.
+#[derive(Debug, Default, PartialEq)]
+pub struct Held {
+    pub records: usize,
+    pub bytes: u64,
+    /// The oldest record's time (its `ts`, host clock), ms.
+    pub oldest_ms: Option<i64>,
+}
+
+pub fn held(paths: &Paths) -> Held {
+    let mut out = Held::default();
+    for fleet in fleets(paths) {
+        let mut once = HashSet::new();
+        let mut recs = read(&sending(paths, &fleet));
+        recs.retain(|r| once.insert(r.id.clone()));
+        recs.extend(pending(paths, &fleet));
+        for f in [file(paths, &fleet), sending(paths, &fleet)] {
+            out.bytes += std::fs::metadata(f).map_or(0, |m| m.len());
+        }
+        out.records += recs.len();
+        let oldest = recs
+            .iter()
+            .filter_map(|r| crate::time::parse_rfc3339(&r.ts))
+            .min();
+        out.oldest_ms = match (out.oldest_ms, oldest) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    out
+}
+
 /// Every fleet's history to send now: what an earlier write left being sent, else the
 /// pending history when it is due at host time `now_ms` (see [`due`]), moved to being sent.
 pub(super) fn take_due(
@@ -277,8 +310,14 @@ mod tests {
         append(&paths, "f", &[hook(9, "hook_stop")]).unwrap();
         append(&paths, "f", &recs).unwrap();
         assert_eq!(take_due(&paths, 0, true).unwrap(), sent);
+        // `status` and `doctor` count what is being sent and what waits, each once.
+        let h = held(&paths);
+        assert_eq!(h.records, 4);
+        assert!(h.bytes > 0);
+        assert_eq!(h.oldest_ms, crate::time::parse_rfc3339(&recs[0].ts));
         written(&paths, "f", &recs).unwrap();
         assert_eq!(pending(&paths, "f"), [hook(9, "hook_stop")]);
+        assert_eq!(held(&paths).records, 1);
         forget(&paths, "f").unwrap();
         assert!(pending(&paths, "f").is_empty() && fleets(&paths).is_empty());
         append(&paths, "f", &recs[2..]).unwrap();
