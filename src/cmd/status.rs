@@ -46,13 +46,14 @@ fn render(o: &StatusOutput) -> String {
         )
     };
     let text = format!(
-        "fleet:        {}\nagent:        {}\nstore:        {} (probe: {probe}{requests})\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
+        "fleet:        {}\nagent:        {}\nstore:        {} (probe: {probe}{requests})\nmemory:       {}\ncache:        {age}\nspool:        {} in {} file(s) waiting\nhistory:      {} hook record(s) held for this host's next history write\nlast sync:    {}\nlast maint:   {}\nsnapshot:     {}\nsync daemon:  {}\n",
         o.fleet,
         o.agent,
         o.store,
         o.memory_mode,
         crate::spool::human_bytes(o.spool_backlog_bytes),
         o.spool_backlog_files,
+        o.history_held_records,
         or(&o.last_sync),
         or(&o.last_maint),
         o.snapshot_id.clone().unwrap_or_else(|| "none".into()),
@@ -76,7 +77,7 @@ fn problems(o: &StatusOutput) -> Vec<&'static str> {
     {
         p.push("the cache is unreadable");
     }
-    if o.spool_backlog_bytes > 0 && !o.sync_daemon_running {
+    if (o.spool_backlog_bytes > 0 || o.history_held_records > 0) && !o.sync_daemon_running {
         p.push("writes are waiting and no sync daemon runs");
     }
     p

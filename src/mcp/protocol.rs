@@ -60,7 +60,7 @@ impl Version {
     pub fn bad_arguments_as_result(self) -> bool {
         self >= Version::V2025_11_25
     }
-    /// `structuredContent`, `outputSchema` and tool `title` arrived in 2025-06-18.
+    /// `structuredContent` and `outputSchema` arrived in 2025-06-18.
     pub fn structured(self) -> bool {
         self >= Version::V2025_06_18
     }
@@ -142,10 +142,10 @@ pub fn check_discover(params: &Map<String, Value>) -> Result<(), RpcError> {
     }
 }
 
+/// No `title`: it would only repeat the name, and 2026-07-28 stamps this on every result.
 pub fn server_info() -> Value {
     json!({
         "name": "ctxlake",
-        "title": "ctxlake",
         "version": env!("CARGO_PKG_VERSION"),
     })
 }

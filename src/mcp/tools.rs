@@ -14,13 +14,15 @@ use crate::tools::{Ctx, Tool, registry};
 pub const MAX_ARGS_BYTES: usize = 256 * 1024;
 
 /// Honest hints, each left out where it is the spec's default (`readOnlyHint` and
-/// `idempotentHint` default to false, `destructiveHint` and `openWorldHint` to true): reads
-/// touch only the local cache; writes only append to the local spool.
+/// `idempotentHint` default to false, `destructiveHint` and `openWorldHint` to true). A
+/// read only touches the local cache, but what it returns was written by other agents on
+/// other hosts, which is the outside world the default `openWorldHint` warns of. A write
+/// only appends to the local spool: not destructive, not open-world.
 fn annotations(t: &Tool) -> Value {
     if t.read_only {
-        json!({"title": t.title, "readOnlyHint": true, "openWorldHint": false})
+        json!({"readOnlyHint": true})
     } else {
-        json!({"title": t.title, "destructiveHint": false, "openWorldHint": false})
+        json!({"destructiveHint": false, "openWorldHint": false})
     }
 }
 
@@ -46,7 +48,6 @@ fn definition(t: &Tool, refs: bool) -> Value {
     }
     json!({
         "name": t.name,
-        "title": t.title,
         "description": t.description,
         "inputSchema": input,
         "outputSchema": output,
@@ -62,14 +63,7 @@ pub fn list(version: Version) -> Value {
         .map(|d| {
             let mut d = d.clone();
             if let Some(o) = d.as_object_mut() {
-                if version.structured() {
-                    // The tool's own `title` (2025-06-18) is the display name; the copy in
-                    // the annotations is for the one revision that had nothing else.
-                    if let Some(a) = o.get_mut("annotations").and_then(Value::as_object_mut) {
-                        a.remove("title");
-                    }
-                } else {
-                    o.remove("title");
+                if !version.structured() {
                     o.remove("outputSchema");
                 }
                 if !version.annotations() {

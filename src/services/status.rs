@@ -20,6 +20,9 @@ pub struct StatusOutput {
     pub cache_problem: Option<cache::Problem>,
     pub spool_backlog_bytes: u64,
     pub spool_backlog_files: usize,
+    /// Hook records drained from the spool and held for this host's next history write
+    /// (made when the oldest is a minute old, a session ends, or at a one-shot `sync`).
+    pub history_held_records: usize,
     pub last_sync: Option<String>,
     pub last_maint: Option<String>,
     pub snapshot_id: Option<String>,
@@ -64,6 +67,7 @@ pub fn gather(
             .iter()
             .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
             .count(),
+        history_held_records: super::drain::history::held(&ctx.paths).records,
         last_sync: pipe.last_sync,
         last_maint: pipe.last_maint,
         snapshot_id: pipe.snapshot_id,

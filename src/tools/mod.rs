@@ -15,7 +15,6 @@ pub use crate::ctx::Ctx;
 /// A tool as both surfaces see it.
 pub struct Tool {
     pub name: &'static str,
-    pub title: &'static str,
     pub description: &'static str,
     pub read_only: bool,
     pub input_schema: fn() -> Value,

@@ -26,6 +26,7 @@ pub struct TimelineArgs {
 
 pub fn run(args: TimelineArgs, g: &GlobalArgs) -> Result<()> {
     let ctx = context(g)?;
+    let subject = args.subject.clone();
     let out = timeline(
         &ctx,
         TimelineInput {
@@ -38,12 +39,12 @@ pub fn run(args: TimelineArgs, g: &GlobalArgs) -> Result<()> {
     if let (false, Some(n)) = (g.json, &out.note) {
         g.output().note(&format!("note: {n}"));
     }
-    printed(g.output().emit(&out, render))
+    printed(g.output().emit(&out, |o| render(o, &subject)))
 }
 
-fn render(out: &TimelineOutput) -> String {
+fn render(out: &TimelineOutput, subject: &str) -> String {
     if out.entries.is_empty() {
-        return format!("nothing recorded about `{}`\n", out.subject);
+        return format!("nothing recorded about `{subject}`\n");
     }
     let mut t = table(&["when", "what", "agent", "text"]);
     for e in &out.entries {

@@ -21,18 +21,26 @@ const RUST_FORMATS: &[&str] = &[
     "float", "double",
 ];
 
-/// Input: an optional argument may simply be left out, so `[T, "null"]` becomes `T`, and the
-/// `default: null` and an `enum`'s `null` go. The server still accepts an explicit `null`
-/// (serde's `Option`). Every description stays: it is what the model reads.
+/// Input: an optional argument may simply be left out, so `[T, "null"]` becomes `T`, and an
+/// `enum`'s `null` goes. The server still accepts an explicit `null` (serde's `Option`).
+/// Every description stays: it is what the model reads. What the server enforces itself,
+/// naming the argument and the fix (`args::explain` reads the unreduced schema), is not
+/// published, since the list is paid for in every session's context: `default`s (the
+/// descriptions say them), `minimum: 0` on unsigned integers, and `additionalProperties:
+/// false` (every input struct denies unknown fields).
 pub fn portable_input(schema: &mut Value) {
     walk(schema, &|node| {
         node.remove(super::args::ALIASES);
+        node.remove("default");
         drop_rust_format(node);
+        if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
+            node.remove("minimum");
+        }
+        if node.get("additionalProperties") == Some(&Value::Bool(false)) {
+            node.remove("additionalProperties");
+        }
         if let Some(t) = non_null_type(node) {
             node.insert("type".into(), json!(t));
-            if node.get("default") == Some(&Value::Null) {
-                node.remove("default");
-            }
             if let Some(Value::Array(e)) = node.get_mut("enum") {
                 e.retain(|v| !v.is_null());
             }

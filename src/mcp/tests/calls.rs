@@ -59,6 +59,58 @@ fn bad_arguments_are_tool_errors_from_2025_11_25() {
     }
 }
 
+/// The published input schemas leave out `additionalProperties: false` and `minimum: 0`
+/// (the token budget); the server still refuses what they would have, naming the argument.
+#[test]
+fn unpublished_input_limits_are_still_enforced_for_every_tool() {
+    let list = run(&[init("2025-11-25"), req(1, "tools/list", json!({}))]);
+    let tools = list[1]["result"]["tools"].as_array().unwrap();
+    let mut calls = vec![init("2025-11-25")];
+    let mut expect = Vec::new();
+    for (i, t) in tools.iter().enumerate() {
+        let schema = &t["inputSchema"];
+        let text = schema.to_string();
+        assert!(!text.contains("additionalProperties") && !text.contains("\"minimum\""));
+        let name = t["name"].as_str().unwrap();
+        let props = schema["properties"].as_object().unwrap();
+        // Every required argument, well-typed, so the one wrong thing is what is tested.
+        let base: serde_json::Map<String, Value> = schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|k| {
+                let p = &props[k.as_str().unwrap()];
+                let v = match (p["type"].as_str(), p.get("enum")) {
+                    (_, Some(e)) => e[0].clone(),
+                    (Some("array"), _) if p["items"]["type"] == "object" => json!([{}]),
+                    (Some("array"), _) => json!(["x"]),
+                    _ => json!("x"),
+                };
+                (k.as_str().unwrap().to_string(), v)
+            })
+            .collect();
+        let with = |k: &str, v: Value| {
+            let mut a = base.clone();
+            a.insert(k.into(), v);
+            Value::Object(a)
+        };
+        calls.push(call(i as i64 * 2 + 1, name, with("zzz_unknown", json!(1))));
+        expect.push("`zzz_unknown`".to_string());
+        if let Some((k, _)) = props.iter().find(|(_, p)| p["type"] == "integer") {
+            calls.push(call(i as i64 * 2 + 2, name, with(k, json!(-1))));
+            expect.push(format!("`{k}`"));
+        }
+    }
+    let out = run(&calls);
+    assert_eq!(out.len(), expect.len() + 1);
+    for (f, field) in out[1..].iter().zip(&expect) {
+        assert_eq!(f["result"]["isError"], true, "{f}");
+        let text = f["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("invalid_arguments"), "{text}");
+        assert!(text.contains(field.as_str()), "{field}: {text}");
+    }
+}
+
 #[test]
 fn tool_refusals_are_is_error_results_and_the_session_goes_on() {
     let args = json!({"claim": "c", "type": "convention", "subject": "s", "evidence": []});
@@ -114,10 +166,12 @@ fn tools_list_has_the_eight_tools_shaped_per_version() {
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{}", t["name"]);
         assert_eq!(t["outputSchema"]["type"], "object");
-        assert!(t["title"].is_string());
+        // No display `title`: clients show the name; the list is paid for in context.
+        assert!(t.get("title").is_none(), "{}", t["name"]);
         let a = &t["annotations"];
         if a["readOnlyHint"] == true {
-            assert_eq!(a["openWorldHint"], false);
+            // What a read returns was written by other agents: the default, open world.
+            assert_eq!(a.as_object().unwrap().len(), 1, "{a}");
         } else {
             assert_eq!(a["destructiveHint"], false, "{}", t["name"]);
             // `readOnlyHint` and `idempotentHint` are left out: false is the spec's default.

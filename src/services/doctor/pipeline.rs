@@ -110,7 +110,23 @@ fn spool(paths: &Paths) -> Vec<Check> {
         )
         .fix("ctxlake spool check   (details; sync skips torn lines and drains the rest)")
     };
-    vec![backlog, torn]
+    vec![backlog, torn, history(paths, now)]
+}
+
+/// Hook records the spool handed on but no history write has taken yet: written when the
+/// oldest is a minute old, so one waiting an hour means no sync runs.
+fn history(paths: &Paths, now: i64) -> Check {
+    let h = crate::services::drain::history::held(paths);
+    let size = crate::spool::human_bytes(h.bytes);
+    let name = "history held";
+    match h.oldest_ms {
+        _ if h.records == 0 => Check::ok(G, name, "no hook record waits for a history write"),
+        Some(t) if (now - t) / 1000 > STALE_SPOOL_SECS => Check::fail(G, name, format!("{} hook record(s), {size}; the oldest has waited {} for its history write: no sync is running", h.records, ago(now - t)))
+            .fix("ctxlake sync   (and keep it running: ctxlake service install)")
+            .repair(Repair::InstallService),
+        Some(t) => Check::ok(G, name, format!("{} hook record(s), {size}, for the next history write; the oldest is {} old", h.records, ago(now - t))),
+        None => Check::ok(G, name, format!("{} hook record(s), {size}, for the next history write", h.records)),
+    }
 }
 
 fn service(paths: &Paths, unit: &Path) -> Check {

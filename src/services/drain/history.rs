@@ -124,6 +124,39 @@ pub(super) fn fleets(paths: &Paths) -> Vec<String> {
     out
 }
 
+/// The hook records this host holds for a history write not made yet (pending or being
+/// sent, every fleet): what `status` and `doctor` count beside the spool's backlog.
+#[derive(Debug, Default, PartialEq)]
+pub struct Held {
+    pub records: usize,
+    pub bytes: u64,
+    /// The oldest record's time (its `ts`, host clock), ms.
+    pub oldest_ms: Option<i64>,
+}
+
+pub fn held(paths: &Paths) -> Held {
+    let mut out = Held::default();
+    for fleet in fleets(paths) {
+        let mut once = HashSet::new();
+        let mut recs = read(&sending(paths, &fleet));
+        recs.retain(|r| once.insert(r.id.clone()));
+        recs.extend(pending(paths, &fleet));
+        for f in [file(paths, &fleet), sending(paths, &fleet)] {
+            out.bytes += std::fs::metadata(f).map_or(0, |m| m.len());
+        }
+        out.records += recs.len();
+        let oldest = recs
+            .iter()
+            .filter_map(|r| crate::time::parse_rfc3339(&r.ts))
+            .min();
+        out.oldest_ms = match (out.oldest_ms, oldest) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    out
+}
+
 /// Every fleet's history to send now: what an earlier write left being sent, else the
 /// pending history when it is due at host time `now_ms` (see [`due`]), moved to being sent.
 pub(super) fn take_due(
@@ -141,7 +174,7 @@ pub(super) fn take_due(
         let recs = pending(paths, &fleet);
         if recs.is_empty() {
             forget(paths, &fleet)?;
-        } else if due(&recs, now_ms, force) {
+        } else if due(&recs, pending_bytes(paths, &fleet), now_ms, force) {
             crate::fsutil::write_atomic(
                 &sending(paths, &fleet),
                 &spool::encode_all(&recs)?,
@@ -154,10 +187,17 @@ pub(super) fn take_due(
     Ok(out)
 }
 
-/// Whether pending `recs` are due at host time `now_ms`: the oldest is `HISTORY_AGE_MS`
-/// old (an imported session's records are old at once), a session ended, or they are
-/// past `PENDING_BYTES`. `force` (a one-shot `sync`): always, when there are any.
-pub(super) fn due(recs: &[Record], now_ms: i64, force: bool) -> bool {
+/// The pending file's size: what [`due`] weighs against `PENDING_BYTES` (a record already
+/// written but still in the file makes it a little early, never late), instead of
+/// encoding up to a MiB again on every drain.
+fn pending_bytes(paths: &Paths, fleet: &str) -> usize {
+    std::fs::metadata(file(paths, fleet)).map_or(0, |m| m.len() as usize)
+}
+
+/// Whether pending `recs` (`bytes` of them) are due at host time `now_ms`: the oldest is
+/// `HISTORY_AGE_MS` old (an imported session's records are old at once), a session ended,
+/// or they are past `PENDING_BYTES`. `force` (a one-shot `sync`): always, when there are any.
+pub(super) fn due(recs: &[Record], bytes: usize, now_ms: i64, force: bool) -> bool {
     if recs.is_empty() {
         return false;
     }
@@ -166,10 +206,6 @@ pub(super) fn due(recs: &[Record], now_ms: i64, force: bool) -> bool {
         .filter_map(|r| crate::ulid::time_ms(&r.id))
         .min()
         .unwrap_or(i64::MIN);
-    let bytes: usize = recs
-        .iter()
-        .map(|r| spool::encode(r).map_or(0, |l| l.len()))
-        .sum();
     force
         || now_ms.saturating_sub(oldest) >= HISTORY_AGE_MS
         || recs.iter().any(|r| r.kind == RecordKind::HookSessionEnd)
@@ -247,13 +283,14 @@ mod tests {
     fn history_is_due_at_its_own_cadence() {
         let recs = vec![hook(0, "hook_pre_tool"), hook(5_000, "hook_post_tool")];
         let t0 = crate::ulid::time_ms(&recs[0].id).unwrap();
-        assert!(!due(&recs, t0 + HISTORY_AGE_MS - 1, false));
-        assert!(due(&recs, t0 + HISTORY_AGE_MS, false));
-        assert!(due(&recs, t0, true));
-        assert!(!due(&[], t0 + HISTORY_AGE_MS, true));
+        assert!(!due(&recs, 100, t0 + HISTORY_AGE_MS - 1, false));
+        assert!(due(&recs, 100, t0 + HISTORY_AGE_MS, false));
+        assert!(due(&recs, PENDING_BYTES, t0, false), "a MiB pending");
+        assert!(due(&recs, 100, t0, true));
+        assert!(!due(&[], 0, t0 + HISTORY_AGE_MS, true));
         let mut ended = recs.clone();
         ended.push(hook(6_000, "hook_session_end"));
-        assert!(due(&ended, t0, false));
+        assert!(due(&ended, 100, t0, false));
     }
 
     /// A redo appends the same records again: the pending file keeps each once, so the
@@ -277,8 +314,14 @@ mod tests {
         append(&paths, "f", &[hook(9, "hook_stop")]).unwrap();
         append(&paths, "f", &recs).unwrap();
         assert_eq!(take_due(&paths, 0, true).unwrap(), sent);
+        // `status` and `doctor` count what is being sent and what waits, each once.
+        let h = held(&paths);
+        assert_eq!(h.records, 4);
+        assert!(h.bytes > 0);
+        assert_eq!(h.oldest_ms, crate::time::parse_rfc3339(&recs[0].ts));
         written(&paths, "f", &recs).unwrap();
         assert_eq!(pending(&paths, "f"), [hook(9, "hook_stop")]);
+        assert_eq!(held(&paths).records, 1);
         forget(&paths, "f").unwrap();
         assert!(pending(&paths, "f").is_empty() && fleets(&paths).is_empty());
         append(&paths, "f", &recs[2..]).unwrap();

@@ -11,7 +11,6 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_claim",
-    title: "Claim paths (advisory lease)",
     description: "Claim an advisory lease on paths you are about to edit, so other agents see you there. You hold it once fleet_status shows you as holder; claim again to renew.",
     read_only: false,
     input_schema: schema_of::<ClaimInput>,

@@ -11,7 +11,6 @@ pub use crate::vocab::HandoffStatus;
 
 pub const TOOL: Tool = Tool {
     name: "fleet_handoff",
-    title: "Leave a handoff note",
     description: "Leave a note for whoever picks up this work next; it shows in fleet_history and in every session-start briefing.",
     read_only: false,
     input_schema: schema_of::<HandoffInput>,

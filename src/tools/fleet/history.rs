@@ -10,7 +10,6 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_history",
-    title: "Fleet history",
     description: "Recent sessions in the fleet (who, repo, outcome, files, commands, tests) and the handoff notes left, newest first. Check what was tried before you start.",
     read_only: true,
     input_schema: schema_of::<HistoryInput>,

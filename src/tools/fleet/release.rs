@@ -10,7 +10,6 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_release",
-    title: "Release leases",
     description: "Give up leases you claimed, so the next claimant becomes holder.",
     read_only: false,
     input_schema: schema_of::<ReleaseInput>,

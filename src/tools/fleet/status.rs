@@ -12,7 +12,6 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "fleet_status",
-    title: "Fleet status",
     description: "Who in the fleet is active, on what task, and which repo paths each holds or contends for (advisory leases, as of the last sync). Call before editing shared code. Unpinned, no `fleet`: also lists fleets.",
     read_only: true,
     input_schema: schema_of::<StatusInput>,

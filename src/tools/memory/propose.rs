@@ -14,8 +14,7 @@ pub use crate::vocab::ClaimType;
 
 pub const TOOL: Tool = Tool {
     name: "memory_propose",
-    title: "Propose a memory claim",
-    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it. Replacing a fact you saw: put its id (c-…) in supersedes; key single-valued facts.",
+    description: "Propose a claim about this codebase for the fleet's shared memory, citing the sessions and messages that show it. Only a candidate: the promotion gate decides whether others see it.",
     read_only: false,
     input_schema: schema_of::<ProposeInput>,
     output_schema: schema_of::<Queued>,
@@ -50,11 +49,11 @@ pub struct ProposeInput {
     /// 1 to 20 citations.
     #[schemars(with = "Vec<Citation>")]
     pub evidence: Vec<Value>,
-    /// Ids it replaces.
+    /// Ids (c-…) of the claims it replaces.
     #[serde(default)]
     #[schemars(length(max = 20))]
     pub supersedes: Vec<String>,
-    /// Slot, e.g. ci.node-version.
+    /// Slot of a single-valued fact, e.g. ci.node-version.
     #[serde(default)]
     // The id rules (lowercase, digits, dots and dashes, at most 64) are checked by
     // `check_key`, not published: the tool list has a token budget (tests/cli/mcp/tokens.rs).

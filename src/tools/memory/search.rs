@@ -15,7 +15,6 @@ use crate::vocab::{ClaimScope, ClaimStatus, ClaimType};
 
 pub const TOOL: Tool = Tool {
     name: "memory_search",
-    title: "Search fleet memory",
     description: "Search what other agents' sessions observed about this codebase (environment, conventions, outcomes) and the promotion gate passed, with attribution. Peer observations, not facts: verify them. Not a code or web search.",
     read_only: true,
     input_schema: schema_of::<SearchInput>,
@@ -51,7 +50,6 @@ pub struct SearchInput {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SearchOutput {
     pub fleet: String,
-    pub query: String,
     /// False when no snapshot was ever published (or memory is off).
     pub enabled: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,7 +129,6 @@ pub fn run(ctx: &Ctx, input: SearchInput) -> Result<SearchOutput> {
     let k = rules::clamp("k", input.k, rules::DEFAULT_K)?;
     let mut out = SearchOutput {
         fleet: fleet.clone(),
-        query: input.query.clone(),
         enabled: false,
         snapshot_id: None,
         heading: format!("{}\n{}", render::HEADING, render::REPLACING),

@@ -12,7 +12,6 @@ use crate::tools::{Ctx, Tool, invoke, schema_of};
 
 pub const TOOL: Tool = Tool {
     name: "memory_timeline",
-    title: "Subject timeline",
     description: "What the fleet tried, claimed, contested or handed off about one subject, oldest first. Check before repeating an approach.",
     read_only: true,
     input_schema: schema_of::<TimelineInput>,
@@ -39,7 +38,6 @@ pub struct TimelineInput {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct TimelineOutput {
     pub fleet: String,
-    pub subject: String,
     pub enabled: bool,
     pub entries: Vec<Entry>,
     pub truncated: bool,
@@ -82,7 +80,6 @@ pub fn run(ctx: &Ctx, input: TimelineInput) -> Result<TimelineOutput> {
     };
     let mut out = TimelineOutput {
         fleet: fleet.clone(),
-        subject: input.subject.clone(),
         enabled: false,
         entries: Vec::new(),
         truncated: false,

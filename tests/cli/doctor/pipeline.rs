@@ -163,3 +163,49 @@ fn the_last_hook_event_is_found_waiting_and_after_sync() {
     let c = check(&v, "claude-code: last hook event");
     assert_eq!(c["status"], "ok", "found in history.json: {c}");
 }
+
+/// A daemon holds drained hook records for its next history write (a minute): `status`
+/// counts them, and `doctor` fails once the oldest has waited an hour with no sync running.
+#[test]
+fn hook_records_held_for_history_are_counted_and_found_stale() {
+    let mut env = installed();
+    // The event and the daemon on a clock two hours back: to the daemon the record is
+    // new, so it holds it; to everything after, it has waited two hours.
+    env.extra
+        .push(("CTXLAKE_TEST_CLOCK_SKEW_MS".into(), "-7200000".into()));
+    let payload = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hooks/claude-code/session-start.json"
+    ))
+    .unwrap();
+    env.cmd()
+        .args(["hook", "claude-code"])
+        .write_stdin(payload)
+        .assert()
+        .success();
+    let daemon = crate::common::Daemon::start(&env, 1);
+    let pending = env.ctxlake_home().join("state/history/default.ndjson");
+    for _ in 0..200 {
+        if pending.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(daemon);
+    env.extra.clear();
+    let status = env.json(&["status"]);
+    assert_eq!(status["history_held_records"], 1, "{status:#}");
+    let (code, v) = doctor(&env, &[]);
+    let c = check(&v, "history held");
+    assert_eq!(c["status"], "fail", "{c}");
+    assert!(
+        c["saw"].as_str().unwrap().contains("no sync is running"),
+        "{c}"
+    );
+    assert_eq!(code, 1);
+    // A one-shot sync writes everything held.
+    env.cmd().arg("sync").assert().success();
+    assert_eq!(env.json(&["status"])["history_held_records"], 0);
+    let (_, v) = doctor(&env, &[]);
+    assert_eq!(check(&v, "history held")["status"], "ok");
+}
