@@ -21,6 +21,8 @@ mod dashboard;
 mod docs;
 #[path = "cli/doctor.rs"]
 mod doctor;
+#[path = "cli/feed.rs"]
+mod feed;
 #[path = "cli/fleets.rs"]
 mod fleets;
 #[path = "cli/hook.rs"]

@@ -98,17 +98,15 @@ pub fn copy(
     Ok(r)
 }
 
-/// The fleet whose feed must name `key`, created at `at`: appended objects that a
-/// watermark listing could miss.
+/// The fleet whose feed must name `key`, created at `at`: history objects, handoff
+/// batches and manifests, which readers of a lake in use find through the feed alone
+/// (lake format 3), and claim-event batches that a watermark listing could miss.
 fn needs_feed(key: &str, at: i64) -> Option<&str> {
     let mut parts = key.split('/');
-    let (area, fleet) = (parts.next()?, parts.next()?);
-    let fed = match area {
-        "sessions" => true,
-        "handoffs" | "claims" if !key.contains("/checkpoints/") => {
-            super::watermark::is_late(key, at)
-        }
-        _ => false,
+    let fleet = parts.nth(1)?;
+    let fed = match super::keys::fed(fleet, key)? {
+        super::keys::Fed::Events => super::watermark::is_late(key, at),
+        _ => true,
     };
     fed.then_some(fleet)
 }
@@ -149,6 +147,30 @@ mod tests {
         assert_eq!((again.copied, again.already_present), (0, 3));
     }
 
+    /// Readers of a lake in use find handoff batches and manifests through the feed
+    /// alone: a copy names every one it creates (and history), not an on-time event batch.
+    #[test]
+    fn a_copy_names_its_handoffs_and_manifests_in_the_feed() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (from, to) = (
+            LocalStore::open(a.path()).unwrap(),
+            LocalStore::open(b.path()).unwrap(),
+        );
+        let now = crate::ulid::new();
+        let k = crate::lake::keys::handoff_batch("f", &now);
+        let m = crate::lake::keys::manifest("f", 1);
+        let e = crate::lake::keys::claim_event_batch("f", &now);
+        for key in [&k, &m, &e] {
+            from.create(key, b"x").unwrap();
+        }
+        copy(&from, &to, &mut |_, _| {}).unwrap();
+        let feed = to.list(&crate::lake::keys::feed("f")).unwrap();
+        let named = crate::lake::watermark::feed_keys(&to, &feed).unwrap();
+        let mut want = vec![k, m];
+        want.sort();
+        assert_eq!(named, want);
+    }
+
     /// A destination of another format is refused before anything is copied into it.
     #[test]
     fn a_destination_of_another_format_is_refused() {
@@ -159,7 +181,7 @@ mod tests {
         );
         from.create("fleets/f", b"").unwrap();
         let marker = crate::lake::keys::FORMAT_MARKER;
-        to.create(marker, br#"{"format": 3}"#).unwrap();
+        to.create(marker, br#"{"format": 2}"#).unwrap();
         let e = copy(&from, &to, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.code, "lake_format_unknown");
         assert!(to.get("fleets/f").unwrap().is_none());

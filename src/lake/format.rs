@@ -1,4 +1,4 @@
-//! The lake's format marker, `lake.json` at its root: `{"format": 2}`. The format is
+//! The lake's format marker, `lake.json` at its root: `{"format": 3}`. The format is
 //! the whole layout of `docs/lake-format.md` (keys, object formats, invariants); a build
 //! reads exactly the formats it knows and refuses any other rather than guess. The first
 //! `sync`, `maint` or `lake copy` to find no marker creates it (create-if-absent, so two
@@ -11,7 +11,7 @@ use super::store::{Created, Store};
 use crate::error::{Error, Result};
 
 /// The one lake format this build reads and writes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// The marker's body. Fields a later format adds are ignored: only `format` decides.
 #[derive(Debug, Serialize, Deserialize)]
@@ -102,7 +102,7 @@ mod tests {
         assert_eq!(read(&store).unwrap(), Found::Absent);
         ensure(&store).unwrap();
         let (bytes, _) = store.get(FORMAT_MARKER).unwrap().unwrap();
-        assert_eq!(bytes, br#"{"format":2}"#);
+        assert_eq!(bytes, br#"{"format":3}"#);
         store.take();
         ensure(&store).unwrap();
         assert_eq!(store.take(), [format!("get {FORMAT_MARKER}")]);
@@ -117,9 +117,9 @@ mod tests {
         let store = Logged::open(d.path());
         for (body, code, says) in [
             (
-                &br#"{"format": 3, "since": "2027"}"#[..],
+                &br#"{"format": 2, "since": "2027"}"#[..],
                 "lake_format_unknown",
-                "format 3",
+                "format 2",
             ),
             (
                 br#"{"format": "1"}"#,
@@ -132,7 +132,7 @@ mod tests {
             for e in [read(&store).unwrap_err(), ensure(&store).unwrap_err()] {
                 assert_eq!((e.code, e.kind), (code, crate::error::Kind::Refused));
                 assert!(e.message.contains(says), "{}", e.message);
-                assert!(e.message.contains("reads only format 2"), "{}", e.message);
+                assert!(e.message.contains("reads only format 3"), "{}", e.message);
                 assert!(e.hint.is_some());
             }
             assert_eq!(store.get(FORMAT_MARKER).unwrap().unwrap().0, body);

@@ -120,6 +120,47 @@ pub fn manifest_seq(key: &str) -> Option<u64> {
     key.rsplit('/').next()?.strip_suffix(".json")?.parse().ok()
 }
 
+/// What a key a feed entry names is, checked as untrusted input: a key of `fleet`
+/// that a reader may GET, in its kind's exact shape. Anything else (another fleet's,
+/// another kind's, a refused key, a name no batch has) is `None`, and never read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fed {
+    /// `sessions/<fleet>/<host>/<name>.ndjson`.
+    History,
+    /// `handoffs/<fleet>/<id>.ndjson`.
+    Handoff,
+    /// `claims/<fleet>/events/<id>.ndjson`: `maint`'s, not the mirror's.
+    Events,
+    /// `snapshot/<fleet>/manifest/<20-digit seq>.json`, and its number.
+    Manifest(u64),
+}
+
+/// Classify `key`, named in `fleet`'s feed (see [`Fed`]).
+pub fn fed(fleet: &str, key: &str) -> Option<Fed> {
+    if validate(key).is_err() {
+        return None;
+    }
+    let one = |prefix: String| {
+        key.strip_prefix(&prefix)
+            .is_some_and(|rest| !rest.contains('/'))
+    };
+    if let Some(rest) = key.strip_prefix(&sessions(fleet)) {
+        let (host, name) = rest.split_once('/')?;
+        let ok = crate::scope::validate_id("host", host).is_ok()
+            && !name.contains('/')
+            && name.ends_with(".ndjson");
+        return ok.then_some(Fed::History);
+    }
+    if one(handoffs(fleet)) && super::batch::is_batch(key) {
+        return Some(Fed::Handoff);
+    }
+    if one(claim_events(fleet)) && super::batch::is_batch(key) {
+        return Some(Fed::Events);
+    }
+    let seq = manifest_seq(key)?;
+    (manifest(fleet, seq) == key).then_some(Fed::Manifest(seq))
+}
+
 /// The last path component without extension (record ids in create-only areas).
 pub fn stem(key: &str) -> &str {
     let name = key.rsplit('/').next().unwrap_or(key);
@@ -139,6 +180,34 @@ mod tests {
         assert!(manifest("f", 9) < manifest("f", 10));
         assert_eq!(manifest_seq(&manifest("f", 42)), Some(42));
         assert_eq!(stem("claims/f/events/01ABC.ndjson"), "01ABC");
+    }
+
+    /// A key a feed entry names is read only in its kind's exact shape, of its own fleet.
+    #[test]
+    fn a_fed_key_is_read_only_in_its_kinds_shape() {
+        let id = "01KDVDNWA3000000000000000F";
+        let h = handoff_batch("f", id);
+        assert_eq!(fed("f", &h), Some(Fed::Handoff));
+        assert_eq!(fed("g", &h), None, "another fleet's");
+        assert_eq!(fed("f", &manifest("f", 7)), Some(Fed::Manifest(7)));
+        assert_eq!(fed("f", &history("f", "host1", id, id)), Some(Fed::History));
+        assert_eq!(fed("f", &claim_event_batch("f", id)), Some(Fed::Events));
+        for bad in [
+            "handoffs/f/../../etc/x.ndjson".to_string(),
+            "handoffs/f/x/01KDVDNWA3000000000000000F.ndjson".into(),
+            "handoffs/f/.hidden.ndjson".into(),
+            "handoffs/f/a.json".into(),
+            "snapshot/f/manifest/7.json".into(),
+            "snapshot/g/manifest/00000000000000000007.json".into(),
+            "snapshot/f/abc.sqlite".into(),
+            "sessions/f/.h/x.ndjson".into(),
+            "sessions/f/h/x/y.ndjson".into(),
+            "claims/f/checkpoints/x.json".into(),
+            "live/f/hosts/h.json".into(),
+            format!("handoffs/f/{id}.ndjson\n"),
+        ] {
+            assert_eq!(fed("f", &bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -107,4 +107,7 @@ impl Store for Logged {
     fn flush(&self) -> Result<()> {
         self.inner.flush()
     }
+    fn skipped(&self) -> super::store::Skips {
+        self.inner.skipped()
+    }
 }

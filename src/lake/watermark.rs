@@ -108,21 +108,30 @@ pub(crate) struct FeedEntry {
 
 /// Name `listed` in the fleet's feed. Minted on the lake clock; an entry that itself
 /// landed late is written again under a fresh key (a duplicate entry is harmless).
-pub(crate) fn publish_feed(store: &dyn Store, fleet: &str, listed: Vec<String>) -> Result<()> {
+/// Returns the keys of the entries it created (the writer may skip its own entries).
+pub(crate) fn publish_feed(
+    store: &dyn Store,
+    fleet: &str,
+    listed: Vec<String>,
+) -> Result<Vec<String>> {
     publish_feeds(store, vec![(fleet.to_string(), listed)])
 }
 
 /// `publish_feed` for several fleets at once: one round of creates, then one more for
 /// each entry that landed late.
-pub(crate) fn publish_feeds(store: &dyn Store, feeds: Vec<(String, Vec<String>)>) -> Result<()> {
+pub(crate) fn publish_feeds(
+    store: &dyn Store,
+    feeds: Vec<(String, Vec<String>)>,
+) -> Result<Vec<String>> {
     let mut pending: Vec<(String, Vec<u8>)> = feeds
         .into_iter()
         .filter(|(_, listed)| !listed.is_empty())
         .map(|(fleet, keys)| Ok((fleet, crate::error::Error::json(&FeedEntry { keys })?)))
         .collect::<Result<_>>()?;
+    let mut made = Vec::new();
     for _ in 0..8 {
         if pending.is_empty() {
-            return Ok(());
+            return Ok(made);
         }
         let now = store.now_ms()?;
         let items: Vec<(String, Vec<u8>)> = pending
@@ -130,12 +139,19 @@ pub(crate) fn publish_feeds(store: &dyn Store, feeds: Vec<(String, Vec<String>)>
             .map(|(fleet, body)| (keys::feed_entry(fleet, &lake_ulid(now, body)), body.clone()))
             .collect();
         let created = store.create_many(&items)?;
-        let landed = |(key, _): &(String, Vec<u8>), c: &Created| matches!(c, Created::Yes(at) if !is_late(key, *at));
+        made.extend(items.iter().map(|(k, _)| k.clone()));
+        // `Exists`: the key's random part is the body's digest, so an entry of the very
+        // same keys already holds it (an earlier try whose answer was lost, at the same
+        // millisecond): it landed no later than now.
+        let landed = |(key, _): &(String, Vec<u8>), c: &Created| match c {
+            Created::Yes(at) => !is_late(key, *at),
+            Created::Exists => !is_late(key, now),
+        };
         let mut done = items.iter().zip(&created).map(|(i, c)| landed(i, c));
         pending.retain(|_| !done.next().unwrap_or(false));
     }
     if pending.is_empty() {
-        return Ok(());
+        return Ok(made);
     }
     Err(crate::error::Error::storage(
         "feed_late",

@@ -168,6 +168,10 @@ fn skipped(store: crate::lake::store::Skips, fleets: &[MirrorReport]) -> health:
         out.snapshots_refused += f.skipped.snapshots as u64;
         out.manifests_ignored += f.skipped.manifests as u64;
         out.sessions_refused += f.skipped.sessions as u64;
+        out.bad_keys += f.skipped.bad_keys as u64;
+        if let Some(n) = &f.skipped.key_note {
+            out.note = Some(format!("fleet `{}`: {n}", f.fleet));
+        }
         if let Some(n) = &f.skipped.session_note {
             out.note = Some(format!("fleet `{}`: {n}", f.fleet));
         }

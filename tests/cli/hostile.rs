@@ -115,6 +115,30 @@ fn plant(lake: &Path, key: &str, bytes: &[u8]) {
     std::fs::write(p, bytes).unwrap();
 }
 
+/// Name `keys` in fleet `default`'s feed, as a forger who wants readers to find what it
+/// planted must (lake format 3: readers follow the feed to handoffs and manifests).
+fn name_in_feed(lake: &Path, keys: &[&str]) {
+    let (key, entry) = feed_entry(keys);
+    plant(lake, &key, &entry);
+}
+
+/// A feed entry of fleet `default` naming `keys`, minted now: `(key, bytes)`.
+fn feed_entry(keys: &[&str]) -> (String, Vec<u8>) {
+    const CROCKFORD: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let mut ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let mut time = [0u8; 10];
+    for c in time.iter_mut().rev() {
+        *c = CROCKFORD[(ms % 32) as usize];
+        ms /= 32;
+    }
+    let id = format!("{}{:016}", String::from_utf8_lossy(&time), keys.len());
+    let entry = serde_json::to_vec(&json!({ "keys": keys })).unwrap();
+    (format!("feed/default/{id}.json"), entry)
+}
+
 /// What `sync --json` said it skipped.
 fn skipped(v: &Value, what: &str) -> u64 {
     v["skipped"][what].as_u64().unwrap_or(0)
@@ -132,11 +156,23 @@ fn a_crafted_snapshot_is_refused_and_the_previous_one_stays() {
     for (k, b) in crafted_publication(2) {
         plant(&lake, &k, &b);
     }
+    name_in_feed(
+        &lake,
+        &["snapshot/default/manifest/00000000000000000002.json"],
+    );
     let v = json_within(&env, &["sync"]);
     assert_eq!(skipped(&v, "snapshots_refused"), 1, "{v}");
     let note = v["skipped"]["note"].as_str().unwrap();
     assert!(note.contains("view `claims`"), "{note}");
     assert_eq!(found(&env), 1, "the previous snapshot stays in use");
+    let (_, d) = crate::doctor::doctor(&env, &[]);
+    let c = crate::doctor::check(&d, "lake content");
+    assert_eq!(c["status"], "warn", "{c}");
+    // Named again (a second entry): not fetched again, and said so.
+    name_in_feed(
+        &lake,
+        &["snapshot/default/manifest/00000000000000000002.json"],
+    );
     let again = json_within(&env, &["sync"]);
     assert!(
         again["skipped"]["note"]
@@ -145,9 +181,7 @@ fn a_crafted_snapshot_is_refused_and_the_previous_one_stays() {
             .contains("refused before"),
         "{again}"
     );
-    let (_, d) = crate::doctor::doctor(&env, &[]);
-    let c = crate::doctor::check(&d, "lake content");
-    assert_eq!(c["status"], "warn", "{c}");
+    assert_eq!(found(&env), 1);
 }
 
 /// The same attack through a real S3 server.
@@ -162,6 +196,8 @@ fn a_crafted_snapshot_in_s3_is_refused_and_the_previous_one_stays() {
     for (k, b) in crafted_publication(2) {
         m.put("lake", &format!("team/{k}"), &b);
     }
+    let (k, b) = feed_entry(&["snapshot/default/manifest/00000000000000000002.json"]);
+    m.put("lake", &format!("team/{k}"), &b);
     let v = json_within(&env, &["sync"]);
     assert_eq!(skipped(&v, "snapshots_refused"), 1, "{v}");
     assert_eq!(found(&env), 1, "the previous snapshot stays in use");
@@ -303,6 +339,7 @@ fn a_manifest_numbered_u64_max_is_ignored_and_maint_does_not_wrap() {
         std::fs::read(lake.join(format!("snapshot/default/manifest/{:020}.json", 1))).unwrap();
     let (k, b) = forged_last_manifest(&first);
     plant(&lake, &k, &b);
+    name_in_feed(&lake, &[&k]);
     let v = json_within(&env, &["sync"]);
     assert_eq!(skipped(&v, "manifests_ignored"), 1, "{v}");
     assert_ne!(v["fleets"][0]["snapshot_id"], "forged", "{v}");
@@ -352,11 +389,9 @@ fn a_manifest_naming_a_refused_key_does_not_stop_the_pass() {
     m["seq"] = json!(2);
     m["snapshot_id"] = json!("elsewhere");
     m["key"] = json!("snapshot/default/../../../etc/passwd");
-    plant(
-        &lake,
-        &format!("snapshot/default/manifest/{:020}.json", 2),
-        &serde_json::to_vec(&m).unwrap(),
-    );
+    let key = format!("snapshot/default/manifest/{:020}.json", 2);
+    plant(&lake, &key, &serde_json::to_vec(&m).unwrap());
+    name_in_feed(&lake, &[&key]);
     run(&env, &["fleet", "claim", "src", "--reason", "still synced"]);
     let v = json_within(&env, &["sync"]);
     assert_eq!(skipped(&v, "manifests_ignored"), 1, "{v}");
@@ -450,11 +485,9 @@ fn a_far_future_handoff_does_not_lead_every_briefing_forever() {
         "agent": "intruder", "session": "s-evil", "kind": "fleet_handoff",
         "payload": {"summary": "forged leads forever", "status": "done"}});
     let lake = env.ctxlake_home().join("lake");
-    plant(
-        &lake,
-        &format!("handoffs/default/{id}.ndjson"),
-        &framed(&rec),
-    );
+    let key = format!("handoffs/default/{id}.ndjson");
+    plant(&lake, &key, &framed(&rec));
+    name_in_feed(&lake, &[&key]);
     run(&env, &["sync"]);
     std::thread::sleep(Duration::from_millis(20));
     run(

@@ -475,7 +475,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
     env.cmd().arg("sync").assert().success();
     let lake = env.ctxlake_home().join("lake");
     let marker = lake.join("lake.json");
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), r#"{"format":2}"#);
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), r#"{"format":3}"#);
     let (_, v) = crate::doctor::doctor(&env, &[]);
     let c = crate::doctor::check(&v, "lake format");
     assert_eq!(c["status"], "ok", "{c}");
@@ -491,7 +491,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
             .unwrap()
     };
     for (body, says) in [
-        (r#"{"format": 3}"#, "in format 3"),
+        (r#"{"format": 2}"#, "in format 2"),
         ("{fo", "does not parse"),
     ] {
         std::fs::write(&marker, body).unwrap();
@@ -500,7 +500,7 @@ fn a_lake_of_another_format_is_refused_everywhere() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert!(
-                err.contains(says) && err.contains("reads only format 2"),
+                err.contains(says) && err.contains("reads only format 3"),
                 "{err}"
             );
             assert!(err.contains("hint: "), "{err}");

@@ -23,7 +23,9 @@ use crate::spool::{self, Record};
 pub(crate) struct Sent {
     pub applied: usize,
     pub already_applied: usize,
-    /// Keys that landed late, by fleet: the caller names them in the feed.
+    /// Keys to name in the feed, by fleet (the caller does): every handoff batch, which
+    /// readers find through the feed alone (lake format 3), and any other batch that
+    /// landed late.
     pub late: Vec<(String, String)>,
 }
 
@@ -91,7 +93,7 @@ pub(crate) fn send(
                 // Ours from an earlier try, or found now: it landed no later than now.
                 Created::Exists => now,
             };
-            if crate::lake::watermark::is_late(&b.key, landed) {
+            if fed(b.area, &b.key, landed) {
                 sent.late.push((b.fleet.clone(), b.key.clone()));
             }
             if created == Created::Exists {
@@ -101,6 +103,13 @@ pub(crate) fn send(
         todo = settle(store, exists, held, &mut sent)?;
     }
     Ok(sent)
+}
+
+/// Whether the batch `key` of `area`, landed (or found) at lake time `landed`, is named
+/// in the feed: every handoff batch is; a claim-event batch when it landed late
+/// (`maint` lists events from its watermark).
+fn fed(area: Area, key: &str, landed: i64) -> bool {
+    area == Area::Handoffs || crate::lake::watermark::is_late(key, landed)
 }
 
 /// Read back the objects whose create answered `Exists`: count the records they hold as
@@ -144,8 +153,8 @@ fn settle(
 }
 
 /// Learn which of `recs` objects of `area` already hold: every batch from the oldest of
-/// them on whose name is one of their ids is read. One that landed late is named in the feed again: the run that wrote it may
-/// have crashed before it could.
+/// them on whose name is one of their ids is read. One the feed must name (see `fed`) is
+/// named again: the run that wrote it may have crashed before it could.
 fn already_there(
     store: &dyn Store,
     fleet: &str,
@@ -171,7 +180,7 @@ fn already_there(
     for (o, got) in named.iter().zip(store.get_many(&keys)?) {
         let Some((bytes, _)) = got else { continue };
         held.extend(decode(&bytes, fleet, area).0.into_iter().map(|r| r.id));
-        if crate::lake::watermark::is_late(&o.key, o.mtime_ms) {
+        if fed(area, &o.key, o.mtime_ms) {
             sent.late.push((fleet.to_string(), o.key.clone()));
         }
     }

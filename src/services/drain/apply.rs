@@ -149,7 +149,8 @@ impl<'a> Applier<'a> {
     }
 
     /// Write the queued create-only records as batch objects (see `batch::send`) and
-    /// count them; a batch that landed late is also named in the feed.
+    /// count them; every handoff batch, and any other batch that landed late, is named
+    /// in the feed.
     fn send_creates(&mut self, report: &mut DrainReport, recheck: bool) -> Result<()> {
         let groups = std::mem::take(&mut self.creates);
         let offset = self.lake_offset_ms;

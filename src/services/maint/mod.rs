@@ -54,6 +54,10 @@ pub struct MaintReport {
     /// Lines of event batch objects skipped as torn, foreign or malformed.
     #[serde(skip_serializing_if = "crate::lake::is_zero")]
     pub bad_lines: usize,
+    /// The feed entries this run created to name its manifest: its own feed watermark
+    /// skips them, so the next run with nothing new stays idle.
+    #[serde(skip)]
+    pub named: Vec<String>,
 }
 
 /// What `ctxlake maint` did: one report per fleet.
@@ -126,6 +130,7 @@ fn observed(
 ) -> Result<MaintReport> {
     super::trace::start();
     let _lock = lock(paths, fleet, config.lock_wait())?;
+    publish::name_pending(paths, store, fleet, true)?;
     if let Some(idle) = idle::check(paths, store, fleet)? {
         let mut latest = Latest::new(store, fleet);
         if let Some(r) = unchanged(
@@ -161,6 +166,8 @@ fn observed(
         )?,
     };
     report.bad_lines = loaded.bad_lines;
+    let seen = &mut loaded.checkpoint.feed_mark.seen;
+    seen.extend(std::mem::take(&mut report.named));
     loaded.checkpoint.published = report.state_digest.as_ref().map(|d| Published {
         state_digest: d.clone(),
         mode: config.memory_mode,
@@ -257,6 +264,7 @@ fn unchanged(
         note: vectors.note,
         state_digest: Some(p.state_digest.clone()),
         bad_lines: 0, // set by the caller, from the load
+        named: Vec::new(),
     }))
 }
 

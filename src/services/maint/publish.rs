@@ -1,6 +1,7 @@
 //! `maint`'s publish: build the folded state's snapshot (patched in place from this
-//! host's previous build when it can be, else in full), create it content-addressed, and
-//! claim the next manifest number for it.
+//! host's previous build when it can be, else in full), create it content-addressed,
+//! claim the next manifest number for it, and name that manifest in the fleet's feed
+//! (mirrors find new manifests through the feed alone: lake format 3).
 
 use super::Latest;
 use super::{MaintOutcome, MaintReport};
@@ -88,9 +89,13 @@ pub(super) fn publish(
             claims: report.claims,
         };
         let body = crate::error::Error::json_pretty(&manifest)?;
-        match store.create(&keys::manifest(fleet, seq), &body)? {
+        let mkey = keys::manifest(fleet, seq);
+        // Kept until the feed names it: see `name_pending`.
+        crate::fsutil::write_atomic(&naming(paths, fleet), mkey.as_bytes(), 0o600)?;
+        match store.create(&mkey, &body)? {
             Created::Yes(_) => {
                 store.flush()?;
+                report.named = name_pending(paths, store, fleet, false)?;
                 crate::services::trace::mark("snapshot+manifest publish");
                 report.outcome = MaintOutcome::Published;
                 report.seq = Some(seq);
@@ -105,6 +110,9 @@ pub(super) fn publish(
                 if let Some(t) = theirs
                     && (t.writer == writer || t.snapshot_id == snapshot_id)
                 {
+                    // Ours from an earlier try is named now; another host's was named
+                    // by it (so a second entry is harmless).
+                    report.named = name_pending(paths, store, fleet, false)?;
                     report.outcome = MaintOutcome::Unchanged;
                     report.seq = Some(seq);
                     return Ok((report, true));
@@ -113,11 +121,53 @@ pub(super) fn publish(
             }
         }
     }
+    forget(paths, fleet)?;
     Err(Error::storage(
         "manifest_race",
         "could not publish: 32 manifest numbers were taken in a row",
     )
     .hint("another maint is publishing continuously; retry later"))
+}
+
+/// `<fleet>.naming`: the manifest key this host is creating, kept until the fleet's feed
+/// names it.
+fn naming(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+    paths.maint_dir().join(format!("{fleet}.naming"))
+}
+
+/// Name the manifest this host last created in the fleet's feed, if it is not named yet:
+/// a run that failed or died between a manifest's create and its feed entry leaves its
+/// key in `<fleet>.naming`, and the next run (idle or not) names it first, so no reader
+/// misses it. `check`: the create's answer was not seen, so the manifest is read first and
+/// named only if it landed (a number that never did is taken again by the next publish,
+/// which names it then). Returns the feed entries it created.
+pub(super) fn name_pending(
+    paths: &Paths,
+    store: &dyn Store,
+    fleet: &str,
+    check: bool,
+) -> Result<Vec<String>> {
+    let Ok(key) = std::fs::read_to_string(naming(paths, fleet)) else {
+        return Ok(Vec::new());
+    };
+    let mut made = Vec::new();
+    let fed = matches!(keys::fed(fleet, &key), Some(keys::Fed::Manifest(_)));
+    if fed && (!check || store.get(&key)?.is_some()) {
+        made = crate::lake::watermark::publish_feed(store, fleet, vec![key])?;
+        store.flush()?;
+    }
+    forget(paths, fleet)?;
+    Ok(made)
+}
+
+fn forget(paths: &Paths, fleet: &str) -> Result<()> {
+    let p = naming(paths, fleet);
+    match std::fs::remove_file(&p) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::io("cannot remove", &p, e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The manifest number after `latest` (1 when there is none), never wrapped: a lake

@@ -181,3 +181,37 @@ fn the_head_answers_only_while_nothing_moved() {
         (MaintOutcome::Published, Some(2), 2)
     );
 }
+
+/// The manifests of `fleet`'s feed entries, in order.
+fn named(store: &LocalStore) -> Vec<String> {
+    let feed = store.list(&keys::feed("f")).unwrap();
+    crate::lake::watermark::feed_keys(store, &feed).unwrap()
+}
+
+/// Mirrors find manifests through the feed alone: a publish names its manifest there,
+/// its own entry does not wake the next run (still idle), and a manifest whose naming a
+/// run did not finish (its key left in `<fleet>.naming`) is named by the next run.
+#[test]
+fn a_published_manifest_is_named_in_the_feed() {
+    let (_d, paths, store, _) = one_claim();
+    let cfg = Config::default();
+    maint(&paths, &cfg, &store, "f", "w1").unwrap();
+    assert_eq!(named(&store), [keys::manifest("f", 1)]);
+    assert!(
+        idle::check(&paths, &store, "f").unwrap().is_some(),
+        "still idle"
+    );
+    // Killed after the create, before the feed entry: the entry is gone, the key kept.
+    for o in store.list(&keys::feed("f")).unwrap() {
+        std::fs::remove_file(_d.path().join("lake").join(&o.key)).unwrap();
+    }
+    let pending = paths.maint_dir().join("f.naming");
+    std::fs::write(&pending, keys::manifest("f", 1)).unwrap();
+    maint(&paths, &cfg, &store, "f", "w2").unwrap();
+    assert_eq!(named(&store), [keys::manifest("f", 1)]);
+    assert!(!pending.exists());
+    // A number whose create never landed is not named (the next publish takes it).
+    std::fs::write(&pending, keys::manifest("f", 2)).unwrap();
+    maint(&paths, &cfg, &store, "f", "w2").unwrap();
+    assert_eq!(named(&store), [keys::manifest("f", 1)]);
+}

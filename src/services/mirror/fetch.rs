@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::plan::{self, Fetched, Listed};
+use super::refuse::Skipped;
 use super::state::{ListedRoster, State};
 use crate::fleet::roster;
 use crate::lake::manifest::Manifest;
@@ -74,26 +75,52 @@ fn session_id(p: &crate::fleet::presence::PresenceObj) -> String {
     format!("{}/{}", p.agent, p.session)
 }
 
-/// The keys the new feed entries name, sorted, each once; the feed's watermark moves to
-/// `lake_now`.
+/// What the new feed entries name, each key checked as untrusted input for its kind and
+/// `fleet` (`keys::fed`): history objects and handoff batches come back (sorted, each
+/// once), manifests past the one `st` holds join `listed.manifests` (the newest plausible
+/// wins, as if listed); claim events are `maint`'s. Any other key is refused, counted and
+/// named in `skipped`, and never read. The feed's watermark moves to `lake_now`.
 pub(super) fn feed(
     fleet: &str,
     st: &mut State,
-    listed: &Listed,
+    listed: &mut Listed,
     got: &mut Fetched,
     lake_now: i64,
+    skipped: &mut Skipped,
 ) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut named = Vec::new();
     for o in &listed.feed {
         let Some((bytes, _)) = got.take(&o.key) else {
             continue;
         };
         if let Ok(e) = serde_json::from_slice::<FeedEntry>(&bytes) {
-            out.extend(e.keys);
+            named.extend(e.keys);
         }
     }
-    out.sort();
-    out.dedup();
+    named.sort();
+    named.dedup();
+    let held = st.manifest.as_ref().map_or(0, |m| m.seq);
+    let mut out = Vec::new();
+    for k in named {
+        match keys::fed(fleet, &k) {
+            Some(keys::Fed::History | keys::Fed::Handoff) => out.push(k),
+            Some(keys::Fed::Manifest(seq)) if seq > held => listed.manifests.push(Object {
+                key: k,
+                size: 0,
+                mtime_ms: 0,
+            }),
+            Some(keys::Fed::Manifest(_) | keys::Fed::Events) => {}
+            None => {
+                skipped.bad_keys += 1;
+                skipped.key_note = Some(format!(
+                    "the feed named `{}`, which is no key of this fleet a mirror reads: refused",
+                    k.escape_debug()
+                ));
+            }
+        }
+    }
+    listed.manifests.sort_by(|a, b| a.key.cmp(&b.key));
+    listed.manifests.dedup_by(|a, b| a.key == b.key);
     let prefix = keys::feed(fleet);
     st.feed_mark.advance(
         &prefix,

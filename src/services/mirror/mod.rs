@@ -56,6 +56,8 @@ struct Fleet {
     /// Nothing to read and no state to write (see [`Plan::empty`]).
     empty: bool,
     listed: Listed,
+    /// History objects and handoff batches the feed named this pass (`fetch::feed`).
+    fed: Vec<String>,
     agents: usize,
     /// Sessions with new history, to refold.
     touched: BTreeSet<String>,
@@ -95,12 +97,25 @@ pub fn mirror_all(
     for f in fleets.iter_mut().filter(|f| !f.empty) {
         f.listed = listed.next().unwrap_or_default();
         f.skipped.oversize += f.listed.drop_oversize();
-        let held = f.st.manifest.as_ref().map_or(0, |m| m.seq);
-        f.skipped.manifests += crate::lake::manifest::newest_plausible(&f.listed.manifests, held).1;
     }
     super::trace::sync("listed", store.requests());
     let keys = fleets.iter().flat_map(|f| plan::firsts(&f.st, &f.listed));
     let mut got = plan::get(store, keys.collect())?;
+    // What the feed names; a newer manifest it names is read now, before round three,
+    // which may read its snapshot.
+    for f in fleets.iter_mut().filter(|f| !f.empty) {
+        let (st, listed, skipped) = (&mut f.st, &mut f.listed, &mut f.skipped);
+        f.fed = fetch::feed(&f.name, st, listed, &mut got, lake_now, skipped);
+        let held = f.st.manifest.as_ref().map_or(0, |m| m.seq);
+        f.skipped.manifests += crate::lake::manifest::newest_plausible(&f.listed.manifests, held).1;
+    }
+    let named: Vec<String> = fleets
+        .iter()
+        .filter_map(|f| plan::newest_manifest(&f.st, &f.listed.manifests))
+        .filter(|k| !got.has(k))
+        .map(str::to_string)
+        .collect();
+    got.extend(plan::get(store, named)?);
     let offset = lake_now - crate::time::now_ms();
     let generated_at = format_ms(crate::time::now_ms());
     for f in &mut fleets {
@@ -120,7 +135,7 @@ pub fn mirror_all(
     }
     super::trace::sync("rosters", store.requests());
     let own = crate::fleet::roster::stored_host_id(&paths.host_id());
-    let reads = seconds(paths, &mut fleets, &mut got, lake_now, own.as_deref());
+    let reads = seconds(paths, &mut fleets, &mut got, own.as_deref());
     plan::later(store, reads, &mut |r, g| apply(paths, &mut fleets, r, g))?;
     let mut out = Vec::new();
     for f in fleets {
@@ -158,6 +173,7 @@ fn open(paths: &Paths, url: &str, fleet: &str, empty: bool, lake_now: i64) -> Fl
         st,
         empty,
         listed: Listed::default(),
+        fed: Vec::new(),
         agents: 0,
         touched: BTreeSet::new(),
         bad_lines: 0,
@@ -173,12 +189,11 @@ fn seconds(
     paths: &Paths,
     fleets: &mut [Fleet],
     got: &mut Fetched,
-    lake_now: i64,
     own: Option<&str>,
 ) -> Vec<Later> {
     let mut reads = Vec::new();
     for (i, f) in fleets.iter_mut().enumerate().filter(|(_, f)| !f.empty) {
-        let fed = fetch::feed(&f.name, &mut f.st, &f.listed, got, lake_now);
+        let fed = std::mem::take(&mut f.fed);
         for k in plan::new_handoffs(&f.st, &f.listed.handoffs) {
             if let Some((bytes, mtime)) = got.take(&k) {
                 f.bad_lines += fetch::handoffs(&f.name, &mut f.st, &bytes, mtime);

@@ -1,10 +1,11 @@
 //! A pass's requests, planned for every fleet at once. Round one: every listing every
-//! fleet's mirror makes, from its watermarks (host rosters, the feed, handoffs, manifests,
-//! and on a fleet's first pass its whole session history). Round two: every GET those
-//! listings call for (rosters whose listed size or time changed, new feed entries, new
-//! handoff batches, the newest manifest). Round three: what round two named (history objects
-//! and handoffs the feed names, the snapshot a new manifest names, a first pass's history),
-//! 256 objects at a time. On a remote store each round is one batch of requests in
+//! fleet's mirror makes (host rosters and the feed from its watermark; on a fleet's first
+//! pass also its handoffs, manifests and whole session history). Round two: every GET
+//! those listings call for (rosters whose listed size or time changed, new feed entries,
+//! and on a first pass every handoff batch and the newest manifest), then the newest
+//! manifest the feed names, if any. Round three: what round two named (history objects
+//! and handoffs the feed names, the snapshot a new manifest names, a first pass's
+//! history), 256 objects at a time. On a remote store each round is one batch of requests in
 //! flight; a fleet with nothing new costs its listings and nothing more.
 
 use std::collections::{BTreeSet, HashMap};
@@ -14,7 +15,6 @@ use crate::error::Result;
 use crate::lake::keys;
 use crate::lake::manifest::Manifest;
 use crate::lake::store::{Got, Object, Store};
-use crate::lake::watermark::Mark;
 use crate::paths::Paths;
 
 /// Which fleets a pass mirrors: those this host serves (`services::serving`), with a marker
@@ -78,31 +78,38 @@ impl Fetched {
     pub(super) fn take(&mut self, key: &str) -> Option<Got> {
         self.0.remove(key).flatten()
     }
+
+    pub(super) fn has(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    pub(super) fn extend(&mut self, more: Fetched) {
+        self.0.extend(more.0);
+    }
 }
 
-/// Round one's listings for a fleet whose mirror state is `st`, in [`Listed`]'s order.
+/// Round one's listings for a fleet whose mirror state is `st`, in [`Listed`]'s order:
+/// host rosters and the feed; on a fleet's first pass also its handoffs, manifests and
+/// whole session history. From then on the feed names every new handoff batch, manifest
+/// and history object (lake format 3), so a pass costs 2 listings per fleet.
 fn listings(fleet: &str, st: &State) -> Vec<Listing> {
-    let from = |m: &Mark, prefix: String| {
-        let after = m.start_after(&prefix);
-        (prefix, after)
-    };
     let mut out = vec![
         (keys::rosters(fleet), None),
-        from(&st.feed_mark, keys::feed(fleet)),
-        from(&st.handoffs_mark, keys::handoffs(fleet)),
-        match &st.manifest {
-            Some(m) => (keys::manifests(fleet), Some(keys::manifest(fleet, m.seq))),
-            None => (keys::manifests(fleet), None),
-        },
+        (
+            keys::feed(fleet),
+            st.feed_mark.start_after(&keys::feed(fleet)),
+        ),
     ];
     if first_pass(st) {
+        out.push((keys::handoffs(fleet), None));
+        out.push((keys::manifests(fleet), None));
         out.push((keys::sessions(fleet), None));
     }
     out
 }
 
-/// A fleet never mirrored from this lake (its handoff watermark has not moved) reads
-/// its whole session history once; later passes follow the feed.
+/// A fleet never mirrored from this lake (its handoff watermark has not moved) lists
+/// its handoffs, manifests and session history whole once; later passes follow the feed.
 fn first_pass(st: &State) -> bool {
     st.handoffs_mark.at_ms.is_none()
 }
@@ -115,23 +122,22 @@ pub(super) fn list(store: &dyn Store, fleets: &[(&str, &State)]) -> Result<Vec<L
     let mut out = Vec::new();
     for ((_, st), asked) in fleets.iter().zip(&asks) {
         let mut next = || answers.next().unwrap_or_default();
-        let unseen = |objs: Vec<Object>, m: &Mark| -> Vec<Object> {
-            objs.into_iter()
-                .filter(|o| !m.seen.contains(&o.key))
-                .collect()
-        };
         let rosters = next();
-        let feed = unseen(next(), &st.feed_mark);
-        let handoffs = unseen(next(), &st.handoffs_mark);
-        let manifests = next();
-        let sessions = (asked.len() > 4).then(&mut next);
-        out.push(Listed {
+        let feed: Vec<Object> = next()
+            .into_iter()
+            .filter(|o| !st.feed_mark.seen.contains(&o.key))
+            .collect();
+        let mut listed = Listed {
             rosters,
             feed,
-            handoffs,
-            manifests,
-            sessions,
-        });
+            ..Listed::default()
+        };
+        if asked.len() > 2 {
+            listed.handoffs = next();
+            listed.manifests = next();
+            listed.sessions = Some(next());
+        }
+        out.push(listed);
     }
     Ok(out)
 }

@@ -23,6 +23,13 @@ pub struct Skipped {
     /// Which, for the last one refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_note: Option<String>,
+    /// Keys a feed entry named that are no key of this fleet a mirror reads
+    /// (`keys::fed`: another fleet's or kind's, or a refused name): never read.
+    #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
+    pub bad_keys: usize,
+    /// Which, for the last one refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_note: Option<String>,
     /// Snapshots refused by the guard (schema, defences): the previous mirror stays.
     #[serde(default, skip_serializing_if = "crate::lake::is_zero")]
     pub snapshots: usize,

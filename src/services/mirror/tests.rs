@@ -174,28 +174,83 @@ fn a_pass_sends_its_requests_in_planned_rounds() {
         verbs(&store.take())
     };
     let first = pass();
-    // Rosters, feed, handoffs, manifests and (a first pass) sessions, for each fleet;
-    // then each fleet's roster and handoff batch. Nothing for round three: no hook record
-    // (no history), no batch landed late (no feed entry), no manifest.
+    // Rosters, feed, handoffs, manifests and sessions (a first pass lists them whole),
+    // for each fleet; then each fleet's roster, the feed entry naming its handoff batch,
+    // and the batch (listed). Nothing for round three: no hook record (no history), no
+    // manifest, and the batch the feed names was read from the listing.
     let mut want = vec!["round list 10".to_string()];
     want.extend(vec!["list".to_string(); 10]);
-    want.push("round get 4".into());
-    want.extend(vec!["get".to_string(); 4]);
+    want.push("round get 6".into());
+    want.extend(vec!["get".to_string(); 6]);
     assert_eq!(first, want, "first pass");
     let idle = pass();
-    let mut want = vec!["round list 8".to_string()];
-    want.extend(vec!["list".to_string(); 8]);
+    // After the first pass: host rosters and the feed, 2 listings per fleet.
+    let mut want = vec!["round list 4".to_string()];
+    want.extend(vec!["list".to_string(); 4]);
     assert_eq!(idle, want, "idle pass");
     claim(&writer, &store, "f", 7);
     handoff(&writer, &store, "g");
-    let news = pass();
-    let mut want = vec!["round list 8".to_string()];
-    want.extend(vec!["list".to_string(); 8]);
-    // f's roster, g's new handoff batch.
+    store.take();
+    mirror_all(&reader, &config, &store, &Plan::of(&fleets), |_| Ok(())).unwrap();
+    let log = store.take();
+    let listed: Vec<&str> = log.iter().filter_map(|l| l.strip_prefix("list ")).collect();
+    assert_eq!(
+        listed,
+        ["live/f/hosts/", "feed/f/", "live/g/hosts/", "feed/g/"]
+    );
+    let mut want = vec!["round list 4".to_string()];
+    want.extend(vec!["list".to_string(); 4]);
+    // f's roster and g's new feed entry; then the handoff batch it names.
     want.push("round get 2".into());
     want.extend(vec!["get".to_string(); 2]);
-    assert_eq!(news, want, "a pass after news");
+    want.push("round get 1".into());
+    want.push("get".into());
+    assert_eq!(verbs(&log), want, "a pass after news");
     assert_eq!(agents(&reader, "f"), Some(1));
     let notes: cache::Read<Handoffs> = cache::read(&reader, "g", cache::HANDOFFS);
     assert_eq!(notes.data.map(|h| h.handoffs.len()), Some(2));
+}
+
+/// A feed entry is untrusted input naming keys: one naming another fleet's batch,
+/// another kind's object, a refused name or an oversize batch costs that key alone
+/// (counted, never read), and the pass goes on to read what the entry names rightly.
+#[test]
+fn a_feed_entry_naming_a_wrong_or_oversize_key_costs_only_that_key() {
+    let d = tempfile::tempdir().unwrap();
+    let store = Logged::open(&d.path().join("lake"));
+    let (writer, reader) = (home(d.path(), "w"), home(d.path(), "r"));
+    let config = crate::config::Config::default();
+    handoff(&writer, &store, "f");
+    mirror(&reader, &config, &store, "f").unwrap();
+    handoff(&writer, &store, "f");
+    handoff(&writer, &store, "g");
+    let big = crate::lake::keys::handoff_batch("f", &crate::ulid::new());
+    let huge = vec![b'x'; crate::rules::cap::BATCH as usize + 1];
+    store.create(&big, &huge).unwrap();
+    let theirs = store.list("handoffs/g/").unwrap().remove(0).key;
+    let named = vec![
+        theirs,
+        "live/f/hosts/h.json".to_string(),
+        "handoffs/f/../../g/x.ndjson".to_string(),
+        "snapshot/f/manifest/7.json".to_string(),
+        big,
+    ];
+    crate::lake::watermark::publish_feed(&store, "f", named).unwrap();
+    let before = store.skipped();
+    store.take();
+    let r = mirror(&reader, &config, &store, "f").unwrap();
+    assert_eq!(r.skipped.bad_keys, 4, "{:?}", r.skipped);
+    assert!(r.skipped.key_note.is_some());
+    assert_eq!(
+        store.skipped().since(before).oversize,
+        1,
+        "counted, not read"
+    );
+    assert_eq!(r.handoffs, 2, "the rightly named batch was read");
+    let log = store.take();
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("handoffs/g/") || l.contains("live/f/hosts/h")),
+        "{log:?}"
+    );
 }

@@ -60,6 +60,7 @@ pub(super) fn quiescent(w: &World) -> Check {
         }
         every_handoff_mirrored(w, f)?;
         every_hook_event_mirrored(w, f)?;
+        super::named::every_host_mirrors_the_newest_named_manifest(w, f)?;
         super::chains::as_a_full_fold(w, f)?;
     }
     Ok(())

@@ -23,6 +23,7 @@
 mod agents;
 mod chains;
 mod check;
+mod named;
 mod renewals;
 mod store;
 mod world;
