@@ -209,7 +209,13 @@ pub(crate) fn load(
     let feed = cp.feed_mark.scan(store, &feed_prefix)?;
     let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
     let fed = watermark::feed_keys(store, &feed)?;
-    keys.extend(fed.into_iter().filter(|k| k.starts_with(&events_prefix)));
+    // A feed entry is untrusted input naming keys: only a key in exactly this fleet's
+    // event-batch shape is read (`..` or another fleet's key would fail the run at its GET,
+    // on every host). The mirror reads the same entry and counts what it refuses.
+    keys.extend(
+        fed.into_iter()
+            .filter(|k| keys::fed(fleet, k) == Some(keys::Fed::Events)),
+    );
     crate::services::trace::mark("event+feed list");
     // A batch is named by its first event's id, and batches are create-only: one whose
     // name was folded was read whole before. Any other key there is not a batch's.

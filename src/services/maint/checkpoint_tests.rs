@@ -314,3 +314,28 @@ fn a_checkpoint_holding_a_claim_twice_is_not_used() {
         folded(&full)
     );
 }
+
+/// A feed entry is untrusted input naming keys: one naming a key outside this fleet's
+/// event batches (another fleet's, a `..` path, another kind's object) is not read, and
+/// the run folds what the lake rightly holds instead of failing at that GET.
+#[test]
+fn a_feed_entry_naming_a_foreign_key_does_not_stop_maint() {
+    let (_d, paths, store) = setup();
+    for n in 0..3 {
+        land(&store, "f", &event(n, 0, n as u8, 0, 2, 0));
+    }
+    let e = event(7, 0, 7, 1, 2, 0);
+    land(&store, "g", &e);
+    let named = vec![
+        keys::claim_event_batch("g", &e.id),
+        format!("claims/f/events/../../g/events/{}.ndjson", e.id),
+        keys::handoff_batch("f", &e.id),
+    ];
+    publish_feed(&store, "f", named).unwrap();
+    store.take();
+    assert_eq!(checkpointed(&paths, &store, MIN_UNSAVED).0, 3);
+    assert!(
+        !store.take().iter().any(|l| l.contains("/g/")),
+        "another fleet's event was never asked for"
+    );
+}
