@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use crate::common::Env;
+use crate::s3::propose;
 
 /// Two homes on one local lake.
 fn two_hosts() -> (tempfile::TempDir, Env, Env) {
@@ -33,24 +34,6 @@ fn summaries(env: &Env) -> Vec<String> {
         .collect();
     out.sort();
     out
-}
-
-fn propose(env: &Env, text: &str) {
-    let ev = json!([{"session_id": env.session, "message_id": "m1"}]).to_string();
-    let args = [
-        "memory",
-        "propose",
-        text,
-        "--type",
-        "convention",
-        "--subject",
-        "tests",
-    ];
-    env.cmd()
-        .args(args)
-        .args(["--evidence-json", &ev])
-        .assert()
-        .success();
 }
 
 /// A handoff written on host A reaches host B through the feed only (with A's feed

@@ -137,16 +137,7 @@ fn the_last_hook_event_is_found_waiting_and_after_sync() {
     let (_, v) = doctor(&env, &[]);
     let c = check(&v, "claude-code: last hook event");
     assert_eq!(c["status"], "warn", "no event yet: {c}");
-    let payload = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/hooks/claude-code/session-start.json"
-    ))
-    .unwrap();
-    env.cmd()
-        .args(["hook", "claude-code"])
-        .write_stdin(payload)
-        .assert()
-        .success();
+    session_start(&env);
     let (_, v) = doctor(&env, &[]);
     let c = check(&v, "claude-code: last hook event");
     assert_eq!(c["status"], "ok", "waiting in the spool: {c}");
@@ -173,16 +164,7 @@ fn hook_records_held_for_history_are_counted_and_found_stale() {
     // new, so it holds it; to everything after, it has waited two hours.
     env.extra
         .push(("CTXLAKE_TEST_CLOCK_SKEW_MS".into(), "-7200000".into()));
-    let payload = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/hooks/claude-code/session-start.json"
-    ))
-    .unwrap();
-    env.cmd()
-        .args(["hook", "claude-code"])
-        .write_stdin(payload)
-        .assert()
-        .success();
+    session_start(&env);
     let daemon = crate::common::Daemon::start(&env, 1);
     let pending = env.ctxlake_home().join("state/history/default.ndjson");
     for _ in 0..200 {
@@ -208,4 +190,18 @@ fn hook_records_held_for_history_are_counted_and_found_stale() {
     assert_eq!(env.json(&["status"])["history_held_records"], 0);
     let (_, v) = doctor(&env, &[]);
     assert_eq!(check(&v, "history held")["status"], "ok");
+}
+
+/// Claude Code's captured SessionStart payload, through `ctxlake hook claude-code`.
+fn session_start(env: &crate::common::Env) {
+    let payload = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hooks/claude-code/session-start.json"
+    ))
+    .unwrap();
+    env.cmd()
+        .args(["hook", "claude-code"])
+        .write_stdin(payload)
+        .assert()
+        .success();
 }
