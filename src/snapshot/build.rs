@@ -7,6 +7,7 @@ use rusqlite::{Connection, Statement, params};
 
 use super::SCHEMA;
 use super::embed::{HashEmbedder, quantize};
+use super::packed::TimelineRow;
 use super::rows::{ClaimRow, EventRow};
 use super::vectors::Vectors;
 use crate::config::MemoryMode;
@@ -68,8 +69,9 @@ pub(super) fn insert_claim(
     Ok(())
 }
 
-/// Insert one timeline row (visible to agents only when memory is on).
-pub(super) fn insert_event(ev: &mut Statement, e: &EventRow, mode: MemoryMode) -> Result<()> {
+/// Insert one timeline row (visible to agents only when memory is on), an `EventRow` or
+/// one read back from a streamed build's packed buffer.
+pub(super) fn insert_event(ev: &mut Statement, e: TimelineRow<'_>, mode: MemoryMode) -> Result<()> {
     ev.execute(params![
         e.at,
         e.subject,
@@ -151,7 +153,7 @@ pub fn build_with(
         }
         let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
         for e in events {
-            insert_event(&mut ev, e, mode)?;
+            insert_event(&mut ev, e.into(), mode)?;
         }
         Ok(())
     })
@@ -195,18 +197,7 @@ pub fn build_streamed(
         }
         let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
         for e in timeline.sorted() {
-            ev.execute(params![
-                e.at,
-                e.subject,
-                e.kind,
-                e.claim_id,
-                e.agent,
-                e.session,
-                e.text,
-                mode == MemoryMode::On,
-                e.related_id
-            ])
-            .map_err(sql)?;
+            insert_event(&mut ev, e, mode)?;
         }
         Ok(())
     })

@@ -172,7 +172,7 @@ fn timeline(tx: &rusqlite::Transaction, t: &Target) -> Result<()> {
     for (subject, rows) in &t.delta.subjects {
         del.execute([subject]).map_err(sql)?;
         for e in rows {
-            build::insert_event(&mut ins, e, t.mode)?;
+            build::insert_event(&mut ins, e.into(), t.mode)?;
         }
     }
     Ok(())

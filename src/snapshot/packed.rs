@@ -13,8 +13,8 @@ pub(super) struct Packed {
     starts: Vec<usize>,
 }
 
-/// One row read back from the buffer.
-pub(super) struct Row<'a> {
+/// One timeline row borrowed: read back from the buffer, or from an `EventRow`.
+pub(super) struct TimelineRow<'a> {
     pub at: &'a str,
     pub subject: &'a str,
     pub kind: &'a str,
@@ -23,6 +23,21 @@ pub(super) struct Row<'a> {
     pub session: &'a str,
     pub text: &'a str,
     pub related_id: Option<&'a str>,
+}
+
+impl<'a> From<&'a EventRow> for TimelineRow<'a> {
+    fn from(e: &'a EventRow) -> Self {
+        TimelineRow {
+            at: &e.at,
+            subject: &e.subject,
+            kind: &e.kind,
+            claim_id: &e.claim_id,
+            agent: &e.agent,
+            session: &e.session,
+            text: &e.text,
+            related_id: e.related_id.as_deref(),
+        }
+    }
 }
 
 impl Packed {
@@ -60,7 +75,7 @@ impl Packed {
 
     /// The rows sorted by their order, ties in the order they were added (a stable sort,
     /// as `build_with`'s callers sort a collected timeline).
-    pub fn sorted(&self) -> impl Iterator<Item = Row<'_>> {
+    pub fn sorted(&self) -> impl Iterator<Item = TimelineRow<'_>> {
         let mut order = self.starts.clone();
         order.sort_by(|&a, &b| self.key(a).cmp(&self.key(b)));
         order.into_iter().map(|s| self.row(s))
@@ -75,13 +90,13 @@ impl Packed {
         (at, pass, by, place)
     }
 
-    fn row(&self, start: usize) -> Row<'_> {
+    fn row(&self, start: usize) -> TimelineRow<'_> {
         let mut r = Reader(&self.bytes[start..]);
         r.bytes();
         r.take(1);
         r.bytes();
         r.take(4);
-        Row {
+        TimelineRow {
             at: r.str(),
             subject: r.str(),
             kind: r.str(),
