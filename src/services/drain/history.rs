@@ -59,13 +59,18 @@ fn sending(paths: &Paths, fleet: &str) -> PathBuf {
     paths.history_pending_dir().join(format!("{fleet}.sending"))
 }
 
-/// The ids not to add to `fleet`'s pending history again: written, or being sent.
-fn window_ids(paths: &Paths, fleet: &str) -> HashSet<String> {
-    let mut ids: HashSet<String> = std::fs::read_to_string(window(paths, fleet))
+/// The ids of `fleet`'s history in its replay window: written.
+fn written_ids(paths: &Paths, fleet: &str) -> HashSet<String> {
+    std::fs::read_to_string(window(paths, fleet))
         .unwrap_or_default()
         .lines()
         .map(str::to_string)
-        .collect();
+        .collect()
+}
+
+/// The ids not to add to `fleet`'s pending history again: written, or being sent.
+fn window_ids(paths: &Paths, fleet: &str) -> HashSet<String> {
+    let mut ids = written_ids(paths, fleet);
     ids.extend(read(&sending(paths, fleet)).into_iter().map(|r| r.id));
     ids
 }
@@ -137,22 +142,20 @@ pub struct Held {
 pub fn held(paths: &Paths) -> Held {
     let mut out = Held::default();
     for fleet in fleets(paths) {
-        let mut once = HashSet::new();
+        // Being sent, then pending: each record once, none already written.
+        let mut ids = written_ids(paths, &fleet);
         let mut recs = read(&sending(paths, &fleet));
-        recs.retain(|r| once.insert(r.id.clone()));
-        recs.extend(pending(paths, &fleet));
+        recs.retain(|r| ids.insert(r.id.clone()));
+        recs.extend(unheld(paths, &fleet, &mut ids));
         for f in [file(paths, &fleet), sending(paths, &fleet)] {
             out.bytes += std::fs::metadata(f).map_or(0, |m| m.len());
         }
         out.records += recs.len();
-        let oldest = recs
+        out.oldest_ms = recs
             .iter()
             .filter_map(|r| crate::time::parse_rfc3339(&r.ts))
+            .chain(out.oldest_ms)
             .min();
-        out.oldest_ms = match (out.oldest_ms, oldest) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
     }
     out
 }
