@@ -98,6 +98,16 @@ fn replace_with(
     result
 }
 
+/// Remove the file at `path`; one already gone is not an error.
+pub fn remove_if_present(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::io("cannot remove", path, e))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// fsync a directory so a rename or create in it survives a crash.
 pub fn sync_dir(dir: &Path) -> Result<()> {
     let d = File::open(dir).map_err(|e| Error::io("cannot fsync directory", dir, e))?;

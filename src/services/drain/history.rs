@@ -242,12 +242,7 @@ pub(super) fn written(paths: &Paths, fleet: &str, recs: &[Record]) -> Result<()>
     let mut ids = std::fs::read_to_string(window(paths, fleet)).unwrap_or_default();
     ids.extend(recs.iter().map(|r| format!("{}\n", r.id)));
     crate::fsutil::write_atomic(&window(paths, fleet), ids.as_bytes(), 0o600)?;
-    let path = sending(paths, fleet);
-    match std::fs::remove_file(&path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io("cannot remove", &path, e)),
-    }
+    crate::fsutil::remove_if_present(&sending(paths, fleet))
 }
 
 /// No sealed spool file is left, so no block will be redone: drop every replay window.
@@ -262,12 +257,7 @@ pub(super) fn drop_windows(paths: &Paths) {
 
 /// Remove `fleet`'s pending file (every record in it is written or being sent).
 fn forget(paths: &Paths, fleet: &str) -> Result<()> {
-    let path = file(paths, fleet);
-    match std::fs::remove_file(&path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io("cannot remove", &path, e)),
-    }
+    crate::fsutil::remove_if_present(&file(paths, fleet))
 }
 
 #[cfg(test)]

@@ -64,12 +64,7 @@ fn head_file(paths: &Paths, fleet: &str) -> PathBuf {
 /// Drop the head before the `.fold` it describes is replaced: a run stopped between the
 /// two writes leaves no head, and the next run loads.
 pub(crate) fn forget(paths: &Paths, fleet: &str) -> Result<()> {
-    let p = head_file(paths, fleet);
-    match std::fs::remove_file(&p) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io("cannot remove", &p, e)),
-    }
+    crate::fsutil::remove_if_present(&head_file(paths, fleet))
 }
 
 /// Whether `fleet`'s head describes the `.fold` at `fold` (a state saved before heads

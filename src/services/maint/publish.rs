@@ -161,13 +161,7 @@ pub(super) fn name_pending(
 }
 
 fn forget(paths: &Paths, fleet: &str) -> Result<()> {
-    let p = naming(paths, fleet);
-    match std::fs::remove_file(&p) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io("cannot remove", &p, e))
-        }
-        _ => Ok(()),
-    }
+    crate::fsutil::remove_if_present(&naming(paths, fleet))
 }
 
 /// The manifest number after `latest` (1 when there is none), never wrapped: a lake
