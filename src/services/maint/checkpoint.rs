@@ -285,10 +285,6 @@ pub(crate) fn save(
         cp.store = store.url();
         super::idle::forget(paths, fleet)?;
         // Serialized straight into the file: 100k claims' state is ~55 MB of JSON.
-        if let Some(dir) = fold.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
-        }
         crate::fsutil::write_atomic_with(&fold, 0o600, |w| {
             serde_json::to_writer(w, &*cp).map_err(std::io::Error::from)
         })?;
@@ -321,7 +317,7 @@ fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint
     let key = created?;
     store.flush()?;
     prune(store, fleet);
-    write(&hint_file(paths, fleet), key.as_bytes())?;
+    crate::fsutil::write_atomic(&hint_file(paths, fleet), key.as_bytes(), 0o600)?;
     crate::services::trace::mark("checkpoint write");
     Ok(())
 }
@@ -338,14 +334,6 @@ fn hashed(path: &std::path::Path, cp: &Checkpoint) -> Result<String> {
     serde_json::to_writer(&mut w, cp).map_err(|e| io(e.into()))?;
     w.flush().map_err(io)?;
     Ok(w.hex())
-}
-
-fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| crate::error::Error::io("cannot create", dir, e))?;
-    }
-    crate::fsutil::write_atomic(path, bytes, 0o600)
 }
 
 #[cfg(test)]
