@@ -33,9 +33,7 @@ pub fn portable_input(schema: &mut Value) {
         node.remove(super::args::ALIASES);
         node.remove("default");
         drop_rust_format(node);
-        if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
-            node.remove("minimum");
-        }
+        drop_unsigned_minimum(node);
         if node.get("additionalProperties") == Some(&Value::Bool(false)) {
             node.remove("additionalProperties");
         }
@@ -64,9 +62,7 @@ pub fn portable_output(schema: &mut Value) {
         for k in ANNOTATIONS {
             node.remove(*k);
         }
-        if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
-            node.remove("minimum");
-        }
+        drop_unsigned_minimum(node);
         if node.get("type") == Some(&json!("string"))
             && node
                 .get("enum")
@@ -98,6 +94,14 @@ fn is_integer(node: &Map<String, Value>) -> bool {
         Some(Value::String(t)) => t == "integer",
         Some(Value::Array(ts)) => ts.contains(&json!("integer")),
         _ => false,
+    }
+}
+
+/// schemars' `minimum: 0` on an unsigned Rust integer: nothing can break it on output, and
+/// the server refuses a negative input itself.
+fn drop_unsigned_minimum(node: &mut Map<String, Value>) {
+    if node.get("minimum") == Some(&json!(0)) && is_integer(node) {
+        node.remove("minimum");
     }
 }
 
