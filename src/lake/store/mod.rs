@@ -5,6 +5,7 @@
 
 mod beneath;
 mod local;
+mod regular;
 mod stage;
 
 pub use local::LocalStore;
