@@ -28,13 +28,21 @@ impl HashEmbedder {
             .filter(|w| !w.is_empty())
         {
             add(&mut v, word.as_bytes(), 2.0);
-            let padded: Vec<char> = std::iter::once('^')
+            // Each trigram of `^word$`, hashed from its UTF-8 bytes in place (this runs
+            // for every claim of a snapshot build: no String per trigram).
+            let mut padded = std::iter::once('^')
                 .chain(word.chars())
-                .chain(std::iter::once('$'))
-                .collect();
-            for tri in padded.windows(3) {
-                let s: String = tri.iter().collect();
-                add(&mut v, s.as_bytes(), 1.0);
+                .chain(std::iter::once('$'));
+            let (Some(mut a), Some(mut b)) = (padded.next(), padded.next()) else {
+                continue;
+            };
+            for c in padded {
+                let mut buf = [0u8; 12];
+                let mut n = a.encode_utf8(&mut buf[..]).len();
+                n += b.encode_utf8(&mut buf[n..]).len();
+                n += c.encode_utf8(&mut buf[n..]).len();
+                add(&mut v, &buf[..n], 1.0);
+                (a, b) = (b, c);
             }
         }
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -70,5 +78,40 @@ mod tests {
         let far = cosine_q(&q, &quantize(&e.embed("the database migration is slow")));
         assert!(near > far + 0.2, "near {near} far {far}");
         assert_eq!(e.embed("  "), vec![0f32; DIM]);
+    }
+
+    /// The trigram walk hashes exactly the strings `^word$`'s windows of three chars
+    /// spell: the vectors of snapshots already published stay comparable.
+    #[test]
+    fn trigrams_are_the_windows_of_the_padded_word() {
+        fn reference(text: &str) -> Vec<f32> {
+            let mut v = vec![0f32; DIM];
+            for word in text
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+            {
+                add(&mut v, word.as_bytes(), 2.0);
+                let padded: Vec<char> = std::iter::once('^')
+                    .chain(word.chars())
+                    .chain(std::iter::once('$'))
+                    .collect();
+                for tri in padded.windows(3) {
+                    add(&mut v, tri.iter().collect::<String>().as_bytes(), 1.0);
+                }
+            }
+            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            v.iter_mut().for_each(|x| *x /= norm.max(f32::MIN_POSITIVE));
+            v
+        }
+        for text in [
+            "a",
+            "ab cd",
+            "Grüße aus Köln",
+            "日本語のテキスト",
+            "x-1 y_2 z3 🚀ok",
+        ] {
+            assert_eq!(HashEmbedder.embed(text), reference(text), "{text}");
+        }
     }
 }
