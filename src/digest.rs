@@ -22,10 +22,23 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
 /// without holding the JSON (a fleet's folded state is tens of MB).
 pub fn sha256_json_hex(value: &impl serde::Serialize) -> String {
-    let mut h = Sha256::new();
-    // Writing into a hasher cannot fail; a value that cannot serialize hashes what it wrote.
-    let _ = serde_json::to_writer(&mut h, value);
-    hex(&h.finalize())
+    // Serialized into one reused buffer, then hashed at once: serde_json writes token by
+    // token, and a hasher update per token cost more than the hashing (the fold hashes
+    // every claim's rendering).
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        // Writing into a Vec cannot fail; a value that cannot serialize hashes what it wrote.
+        let _ = serde_json::to_writer(&mut *b, value);
+        let digest = hex(&Sha256::digest(&b[..]));
+        if b.capacity() > 1 << 20 {
+            *b = Vec::new(); // one large value is no reason to keep its buffer
+        }
+        digest
+    })
 }
 
 /// The SHA-256 of everything `r` yields, read in 1 MiB chunks (a snapshot file is tens

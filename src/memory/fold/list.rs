@@ -87,6 +87,7 @@ impl List {
 
     /// The ids of the claims listed in each of `groups`, in one pass over the list.
     pub fn members(&self, groups: &BTreeSet<u64>) -> HashMap<u64, Vec<String>> {
+        let groups: HashSet<u64> = groups.iter().copied().collect();
         let mut out: HashMap<u64, Vec<String>> = HashMap::new();
         for e in self.entries.iter().filter(|e| groups.contains(&e.2)) {
             out.entry(e.2).or_default().push(e.0.clone());
@@ -96,6 +97,7 @@ impl List {
 
     /// The ids of the claims listed in each of `buckets`, in one pass over the list.
     pub fn bucket_members(&self, buckets: &BTreeSet<u64>) -> HashMap<u64, Vec<String>> {
+        let buckets: HashSet<u64> = buckets.iter().copied().collect();
         let mut out: HashMap<u64, Vec<String>> = HashMap::new();
         for e in self.entries.iter().filter(|e| buckets.contains(&e.3)) {
             out.entry(e.3).or_default().push(e.0.clone());
@@ -113,6 +115,10 @@ impl List {
     /// Write `work` (parsed and changed claims) back, keeping the claims in order.
     pub fn store(&mut self, work: HashMap<String, Claim>) {
         let mut resort = false;
+        // New claims in order of first proposal: appended after the newest listed one,
+        // as a first fold's are, they keep the list sorted without a sort of all of it.
+        let mut work: Vec<(String, Claim)> = work.into_iter().collect();
+        work.sort_unstable_by(|a, b| a.1.first_id().cmp(b.1.first_id()));
         for (id, c) in work {
             let Ok(detail) = serde_json::value::to_raw_value(&c) else {
                 continue; // cannot happen: a claim is strings and numbers

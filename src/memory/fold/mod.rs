@@ -114,6 +114,23 @@ impl State {
         fresh
     }
 
+    /// `apply` in rounds of at most `round` events, each round's claims written back to
+    /// the list before the next is read: a first fold of 100k events holds one round's
+    /// claims parsed, not every claim of the fleet. The result is `apply`'s (order does
+    /// not matter); a round re-reads only the earlier claims its groups and buckets hold.
+    pub(crate) fn apply_in_rounds(
+        &mut self,
+        events: impl IntoIterator<Item = Event>,
+        round: usize,
+    ) -> usize {
+        let mut events = events.into_iter().peekable();
+        let mut fresh = 0;
+        while events.peek().is_some() {
+            fresh += self.apply(events.by_ref().take(round.max(1)));
+        }
+        fresh
+    }
+
     /// The claim `id`, parsed into `work` (where it is changed and written back).
     fn open(&mut self, id: &str) -> Option<&mut Claim> {
         if !self.work.contains_key(id) {

@@ -140,6 +140,25 @@ proptest! {
         prop_assert_eq!(state.counts(), (count(ClaimStatus::Promoted), count(ClaimStatus::Contested)));
     }
 
+    /// A first fold in rounds of any size (the claims written back to the list between
+    /// them, never reloaded) folds like the full fold.
+    #[test]
+    fn rounds_of_any_size_fold_like_the_full_fold(evs in gens(), round in 1usize..9) {
+        let events: Vec<Event> = evs.into_iter().enumerate().map(|(n, (g, _))| event(n, g)).collect();
+        let mut state = State::default();
+        prop_assert_eq!(state.apply_in_rounds(events.clone(), round), state.events());
+        let want = reference(&events);
+        let got = state.folded();
+        prop_assert_eq!(&got.claims, &want.claims);
+        prop_assert_eq!(&got.events, &want.events);
+        let mut once = State::default();
+        once.apply(events);
+        prop_assert_eq!(
+            state.digest(crate::config::MemoryMode::On),
+            once.digest(crate::config::MemoryMode::On)
+        );
+    }
+
     /// After a build, a second batch of events: the delta names every row that differs
     /// (by index) and every subject whose timeline rows differ, each with its new rows
     /// (it may name a claim whose timeline alone changed: rewriting it is harmless).

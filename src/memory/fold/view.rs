@@ -32,13 +32,18 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
+    /// Nothing is recorded before a first build: only a full build follows (`delta`).
     pub fn changed(&mut self, id: &str, subject: &str) {
-        self.claims.insert(id.to_string());
-        self.subject(subject);
+        if self.base.is_some() {
+            self.claims.insert(id.to_string());
+            self.subject(subject);
+        }
     }
 
     pub fn subject(&mut self, subject: &str) {
-        self.subjects.insert(subject.to_ascii_lowercase());
+        if self.base.is_some() {
+            self.subjects.insert(subject.to_ascii_lowercase());
+        }
     }
 }
 

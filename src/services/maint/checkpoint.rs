@@ -191,6 +191,10 @@ fn start(paths: &Paths, store: &dyn Store, fleet: &str, now: i64) -> Result<(Bas
     })
 }
 
+/// Events folded per round (`State::apply_in_rounds`): bounds a first fold's parsed
+/// claims, and so its memory, at a few MB.
+const FOLD_ROUND: usize = 8192;
+
 /// The folded state of `fleet`: where this host left it plus the events after it.
 /// `progress(done, total)` counts the event objects read: a first fold (no state, no
 /// checkpoint) reads every one the fleet ever wrote.
@@ -225,7 +229,7 @@ pub(crate) fn load(
     // Events are read as the fold takes them (`Reader`): only a chunk's payloads are held
     // at a time. A failed read ends them early; this run's state is then dropped unsaved.
     let mut reader = super::reader::Reader::new(store, fleet, &keys, progress);
-    let fresh = cp.fold.apply(&mut reader);
+    let fresh = cp.fold.apply_in_rounds(&mut reader, FOLD_ROUND);
     if let Some(e) = reader.error {
         return Err(e);
     }
