@@ -31,8 +31,35 @@ pub(crate) fn mark(phase: &str) {
         && MAINT.load(Ordering::Relaxed)
     {
         let ms = now.duration_since(t).as_secs_f64() * 1000.0;
-        crate::output::stderr(&format!("maint: {phase}: {ms:.0} ms\n"));
+        let (cpu, peak) = usage();
+        crate::output::stderr(&format!(
+            "maint: {phase}: {ms:.0} ms (process so far: {cpu} ms CPU, peak RSS {peak} MiB)\n"
+        ));
     }
+}
+
+/// The process's CPU time (user + system, ms) and peak resident set (MiB) so far, from
+/// `/proc` (zero elsewhere): a phase's share of the fold's CPU and memory budgets is the
+/// step between two lines.
+fn usage() -> (u64, u64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesised command name; utime and stime are the 12th and
+    // 13th, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let field = |n: usize| -> u64 {
+        rest.split_whitespace()
+            .nth(n)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let cpu = (field(11) + field(12)) * 10;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    (cpu, peak_kib / 1024)
 }
 
 /// Start timing: the next `mark` measures from here.
