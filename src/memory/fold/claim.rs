@@ -124,10 +124,21 @@ impl Claim {
         shown: impl Fn(&str) -> Option<(String, String)>,
     ) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
+        // Most claims have a few proposals: a scan of those counted beats building a set,
+        // which only a claim with many (lake content is untrusted) needs.
         let mut counted = std::collections::HashSet::new();
+        let many = self.proposals.len() > 16;
         for Proposal(id, at, _, session, _) in &self.proposals {
             let was_shown = shown(session).is_some_and(|(sid, sat)| sid < *id && sat <= *at);
-            if !was_shown && counted.insert(session.as_str()) {
+            if was_shown {
+                continue;
+            }
+            let first = if many {
+                counted.insert(session.as_str())
+            } else {
+                !out.iter().any(|(s, _)| s == session)
+            };
+            if first {
                 out.push((session.clone(), at.clone()));
             }
         }

@@ -254,6 +254,9 @@ fn shown_at(
     session: &str,
     claim: &str,
 ) -> Option<(String, String)> {
+    if shown.is_empty() {
+        return None; // no key to format: a fleet whose agents never searched
+    }
     shown.get(&shown_key(session, claim)).cloned()
 }
 

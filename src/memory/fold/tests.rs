@@ -204,3 +204,46 @@ proptest! {
 
 use crate::snapshot::rows::EventRow;
 use crate::vocab::ClaimStatus;
+
+/// A claim with many proposals counts its independent sessions as one with a few does:
+/// a session shown the claim before some proposals still counts for one it was not
+/// (here, one whose clock ran behind).
+#[test]
+fn independent_sessions_are_counted_alike_for_few_and_many_proposals() {
+    let proposal = |n: usize| {
+        // Proposal 26's host clock ran behind: its time is before the showing.
+        let at = if n == 26 {
+            "t0000".into()
+        } else {
+            format!("t{n:04}")
+        };
+        let session = format!("s{}", n % 3);
+        claim::Proposal(format!("{n:04}"), at, "a".into(), session, None)
+    };
+    // Session s2 was shown the claim at event 0001, before any of its proposals.
+    let shown = |s: &str| (s == "s2").then(|| ("0001".to_string(), "t0001".to_string()));
+    let claim = |n: usize| Claim {
+        text: "x".into(),
+        subject: "s".into(),
+        ty: crate::vocab::ClaimType::Outcome,
+        proposals: (0..n).map(proposal).collect(),
+        gated: Default::default(),
+        linked: Default::default(),
+        outdated: None,
+        group: 0,
+        bucket: 0,
+        hash: String::new(),
+        status: None,
+    };
+    let session = |out: Vec<(String, String)>| -> Vec<String> {
+        out.into_iter().map(|(s, at)| format!("{s}@{at}")).collect()
+    };
+    assert_eq!(
+        session(claim(6).independent(shown)),
+        ["s0@t0000", "s1@t0001"]
+    );
+    assert_eq!(
+        session(claim(30).independent(shown)),
+        ["s0@t0000", "s1@t0001", "s2@t0000"]
+    );
+}
