@@ -7,11 +7,6 @@ use clap::Parser;
 use ctxlake::cmd::{Cli, run};
 use ctxlake::output::{render_error, stderr};
 
-/// mimalloc instead of glibc's allocator: a first fold of 100k claims spent a fifth of
-/// its CPU in glibc's malloc and free (chunk coalescing on a fragmented heap).
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let argv: Vec<_> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "hook") {
