@@ -20,7 +20,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
-/// without holding the JSON (a fleet's folded state is tens of MB).
+/// without a new buffer each call. For small values (a claim's rendering, hashed for every
+/// claim a fold touches): the JSON is held whole while it is hashed.
 pub fn sha256_json_hex(value: &impl serde::Serialize) -> String {
     // Serialized into one reused buffer, then hashed at once: serde_json writes token by
     // token, and a hasher update per token cost more than the hashing (the fold hashes
