@@ -1,6 +1,7 @@
 //! Memory search over a snapshot. How results are ranked (documented in the README):
 //! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words): claims
-//!    with all query words first, then any word, then 3-letter word prefixes, each pass
+//!    with all query words first, then any word, then 3-letter word prefixes (of all
+//!    words, then of any), each pass
 //!    only while at most `k` were found; at most 200 (or `k + 1`) candidates per pass,
 //!    so `truncated` is true whenever more claims matched than were returned;
 //! 2. vector: cosine between the query's embedding and each candidate's, with the
@@ -155,8 +156,9 @@ fn by_age(hits: &mut [((u8, f64), Hit)]) {
     }
 }
 
-/// The lexical passes: all words, then any word, then 3-letter prefixes, each only
-/// while at most `k` were found (one more than `k` tells whether matches were dropped).
+/// The lexical passes: all words, then any word, then the 3-letter prefixes of all words,
+/// then of any, each only while at most `k` were found (one more than `k` tells whether
+/// matches were dropped).
 fn lexical(snap: &Snapshot, q: &Query) -> Result<Vec<Lexical>> {
     let words: Vec<String> = q
         .text
@@ -171,9 +173,12 @@ fn lexical(snap: &Snapshot, q: &Query) -> Result<Vec<Lexical>> {
         .map(|w| format!("\"{}\"*", w.chars().take(3).collect::<String>()))
         .collect();
     let mut out: Vec<Lexical> = Vec::new();
+    // Prefixes of all words before prefixes of any: over 100k claims a 3-letter prefix
+    // matches thousands, and BM25 ranks every match, so the narrower pass comes first.
     let passes = [
         words.join(" AND "),
         words.join(" OR "),
+        prefixes.join(" AND "),
         prefixes.join(" OR "),
     ];
     for (pass, expr) in passes.iter().enumerate() {
