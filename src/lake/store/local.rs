@@ -55,6 +55,19 @@ impl LocalStore {
         Ok(self.root.join(key))
     }
 
+    /// Whether the objects in `folder` may be read: every directory on the way is a real
+    /// one. A refused folder (a symlink, a file) is counted; a missing one holds nothing.
+    fn readable(&self, folder: &str) -> bool {
+        match beneath::dirs(&self.root, folder) {
+            Dirs::Real(_) => true,
+            Dirs::Missing(_) => false,
+            Dirs::Refused(_) => {
+                self.skips.add(Skip::NotRegular);
+                false
+            }
+        }
+    }
+
     /// `key`'s path for a write or a delete: refused when a directory on the way is a
     /// symlink, which would land the write (or the delete) outside the lake.
     fn writable(&self, key: &str) -> Result<PathBuf> {
@@ -203,14 +216,10 @@ impl Store for LocalStore {
 
     fn get(&self, key: &str) -> Result<Option<(Vec<u8>, i64)>> {
         let p = self.path(key)?;
-        match beneath::dirs(&self.root, beneath::folder(key)) {
-            Dirs::Real(_) => regular::read(&p, crate::lake::keys::cap(key), &self.skips),
-            Dirs::Missing(_) => Ok(None),
-            Dirs::Refused(_) => {
-                self.skips.add(Skip::NotRegular);
-                Ok(None)
-            }
+        if !self.readable(beneath::folder(key)) {
+            return Ok(None);
         }
+        regular::read(&p, crate::lake::keys::cap(key), &self.skips)
     }
 
     /// `get` of each key, with each folder's directories checked once for the whole
@@ -221,22 +230,15 @@ impl Store for LocalStore {
         for key in keys {
             let p = self.path(key)?;
             let folder = beneath::folder(key);
-            let real = match checked {
-                Some((f, real)) if f == folder => real,
+            let readable = match checked {
+                Some((f, readable)) if f == folder => readable,
                 _ => {
-                    let real = match beneath::dirs(&self.root, folder) {
-                        Dirs::Real(_) => true,
-                        Dirs::Missing(_) => false,
-                        Dirs::Refused(_) => {
-                            self.skips.add(Skip::NotRegular);
-                            false
-                        }
-                    };
-                    checked = Some((folder, real));
-                    real
+                    let readable = self.readable(folder);
+                    checked = Some((folder, readable));
+                    readable
                 }
             };
-            out.push(if real {
+            out.push(if readable {
                 regular::read(&p, crate::lake::keys::cap(key), &self.skips)?
             } else {
                 None
