@@ -1,9 +1,9 @@
 //! Memory search over a snapshot. How results are ranked (documented in the README):
 //! 1. lexical: FTS5 BM25 over the agent-visible claims (porter-stemmed words): claims
 //!    with all query words first, then any word, then 3-letter word prefixes (of all
-//!    words, then of any), each pass
-//!    only while at most `k` were found; at most 200 (or `k + 1`) candidates per pass,
-//!    so `truncated` is true whenever more claims matched than were returned;
+//!    words, then of any), each pass only while at most `k` were found; at most 200 (or
+//!    `k + 1`) candidates per pass, so `truncated` is true whenever more claims matched
+//!    than were returned;
 //! 2. vector: cosine between the query's embedding and each candidate's, with the
 //!    embedder that made the snapshot's vectors (never across embedders), from the
 //!    snapshot's vectors held in memory (`matrix.rs`). With a model every visible claim
@@ -182,7 +182,10 @@ fn lexical(snap: &Snapshot, q: &Query) -> Result<Vec<Lexical>> {
         prefixes.join(" OR "),
     ];
     for (pass, expr) in passes.iter().enumerate() {
-        if expr.is_empty() || out.len() > q.k {
+        // One word's AND pass is its OR pass: the repeat would rank every match again
+        // and add none (every row it finds is in `out` already).
+        let repeat = pass > 0 && passes[pass - 1] == *expr;
+        if expr.is_empty() || repeat || out.len() > q.k {
             continue;
         }
         for (rowid, bm25) in fts(snap, expr, LEXICAL_CANDIDATES.max(q.k + 1))? {
