@@ -5,7 +5,8 @@
 # the runtime's own CLI to report ctxlake connected again.
 #
 # usage: tests/acceptance/doctor.sh /abs/ctxlake /abs/runtime-bin-dir [runtime…]
-#   a runtime whose CLI is missing is SKIPPED. Exit status is non-zero on any failure.
+#   a runtime whose CLI is missing is SKIPPED (a failure with ACCEPT_REQUIRE_ALL=1).
+#   Exit status is non-zero on any failure.
 set -uo pipefail
 
 USAGE="doctor.sh /abs/ctxlake /abs/bin-dir [runtime…]"
@@ -69,10 +70,10 @@ for RT in "${RUNTIMES[@]}"; do
     claude-code) cli=claude fn=check_claude ;;
     gemini) cli=gemini fn=check_gemini ;;
     hermes) cli=hermes fn=check_hermes ;;
-    *) say "SKIP $RT: no offline verifier for this runtime"; continue ;;
+    *) skip "no offline verifier for this runtime"; continue ;;
   esac
   if ! command -v "$cli" >/dev/null; then
-    say "SKIP $RT: \`$cli\` not found in $BIN or PATH"
+    skip "\`$cli\` not found in $BIN or PATH"
     continue
   fi
   before=$FAILED

@@ -9,7 +9,7 @@
 #   Hermes       `ctxlake install hermes`, then `hermes hooks test on_session_start`,
 #                `pre_llm_call` (the briefing) and `pre_tool_call` (a block).
 #   Gemini       `ctxlake install gemini`, then `gemini -p hi` with a dummy key.
-# A runtime whose CLI is absent is skipped with a message.
+# A runtime whose CLI is absent is skipped with a message (a failure with ACCEPT_REQUIRE_ALL=1).
 # usage: tests/acceptance/hooks.sh /abs/path/to/ctxlake
 set -euo pipefail
 BIN=$(realpath "${1:?usage: hooks.sh /path/to/ctxlake}")
@@ -20,7 +20,8 @@ trap '[ -n "$API_PID" ] && kill "$API_PID" 2>/dev/null; rm -rf "$T"' EXIT
 export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 NO_COLOR=1
 ok() { echo "ok   $*"; }
 fail() { echo "FAIL $*" >&2; exit 1; }
-skip() { echo "skip $*"; }
+# Under run.sh (ACCEPT_REQUIRE_ALL=1, every runtime installed) a missing CLI fails the run.
+skip() { if [ -n "${ACCEPT_REQUIRE_ALL:-}" ]; then fail "$* (every runtime is required here)"; fi; echo "skip $*"; }
 
 # spool_kinds FILE -> the record kinds in a spool file, one per line (a line is JSON).
 spool_kinds() { python3 -c 'import json,sys; [print(json.loads(l)["kind"]) for l in open(sys.argv[1])]' "$1"; }

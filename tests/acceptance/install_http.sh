@@ -6,6 +6,7 @@
 # the token; `doctor` names the entry's token as missing, then as revoked; `uninstall` removes
 # the entries.
 # usage: tests/acceptance/install_http.sh /abs/ctxlake /abs/runtime-bin-dir
+#   a runtime whose CLI is missing is skipped (a failure with ACCEPT_REQUIRE_ALL=1).
 set -uo pipefail
 CTXLAKE=$(readlink -f "${1:?usage: install_http.sh /abs/ctxlake /abs/bin-dir}")
 BIN=${2:?usage: install_http.sh /abs/ctxlake /abs/bin-dir}
@@ -39,9 +40,15 @@ files=("$T/.claude.json" "$T/.gemini/settings.json" "$T/.config/opencode/opencod
 present=()
 for rt in claude:claude-code gemini:gemini opencode:opencode; do
   cli=${rt%%:*}
-  if command -v "$cli" >/dev/null; then present+=("$rt"); else echo "SKIP $cli: not in $BIN"; fi
+  if command -v "$cli" >/dev/null; then
+    present+=("$rt")
+  elif [ -n "${ACCEPT_REQUIRE_ALL:-}" ]; then
+    fail "$cli not in $BIN (ACCEPT_REQUIRE_ALL: every runtime is required here)"
+  else
+    echo "SKIP $cli: not in $BIN"
+  fi
 done
-((${#present[@]} > 0)) || { echo "SKIP install_http: no runtime CLI in $BIN"; exit 0; }
+((${#present[@]} > 0)) || { echo "SKIP install_http: no runtime CLI in $BIN"; exit "$((fails > 0))"; }
 for rt in "${present[@]}"; do
   (cd "$T/proj" && "$CTXLAKE" install "${rt#*:}" --http "$url" --force --no-hooks) >"$T/install.out" 2>&1 ||
     fail "install ${rt#*:}: $(cat "$T/install.out")"

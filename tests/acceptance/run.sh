@@ -44,6 +44,8 @@ done
 ln -sf "$TOOLS/hermes/bin/hermes" "$TOOLS/bin/hermes"
 export PATH="$TOOLS/bin:$PATH"
 
+# Every runtime was installed above: one missing from a script's check is a failure, not a skip.
+export ACCEPT_REQUIRE_ALL=1
 FAILED=0
 run() { step "$*"; "$@" || { echo "FAILED: $*"; FAILED=1; }; }
 

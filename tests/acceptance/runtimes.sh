@@ -5,7 +5,8 @@
 #
 # usage: tests/acceptance/runtimes.sh /abs/ctxlake /abs/runtime-bin-dir [runtime…]
 #   runtime-bin-dir holds claude, codex, gemini, opencode (npm .bin) and hermes (venv bin);
-#   a runtime whose CLI is missing is SKIPPED. Exit status is non-zero on any failure.
+#   a runtime whose CLI is missing is SKIPPED (a failure with ACCEPT_REQUIRE_ALL=1).
+#   Exit status is non-zero on any failure.
 # env:
 #   ACCEPT_STANDIN=/abs/server  replace ctxlake's path in the installed files by this MCP
 #                               server before checking (to exercise the harness before
@@ -117,10 +118,10 @@ for RT in "${RUNTIMES[@]}"; do
     opencode) cli=opencode fn=check_opencode ;;
     hermes) cli=hermes fn=check_hermes ;;
     codex) cli=codex fn=check_codex ;;
-    *) say "SKIP $RT: no offline verifier for this runtime"; continue ;;
+    *) skip "no offline verifier for this runtime"; continue ;;
   esac
   if ! command -v "$cli" >/dev/null; then
-    say "SKIP $RT: \`$cli\` not found in $BIN or PATH"
+    skip "\`$cli\` not found in $BIN or PATH"
     continue
   fi
   before=$FAILED
