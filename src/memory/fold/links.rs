@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{State, shown_at};
 use crate::memory::supersede::update::{self, Candidate, Shape};
-use crate::memory::supersede::{self, Node, Standing};
+use crate::memory::supersede::{self, Node, Outcome, Standing};
 use crate::vocab::ClaimStatus;
 
 impl State {
@@ -19,6 +19,16 @@ impl State {
         let mut done: BTreeSet<String> = BTreeSet::new();
         for seed in seeds {
             if done.contains(&seed) {
+                continue;
+            }
+            if self.lone(&seed) {
+                // Its chain is itself: the resolution of one node without edges is nothing.
+                if let Some(c) = self.work.get_mut(&seed)
+                    && c.linked != Outcome::default()
+                {
+                    c.linked = Outcome::default();
+                    render.insert(seed);
+                }
                 continue;
             }
             let chain = self.chain(&seed);
@@ -35,6 +45,16 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Whether claim `id` (opened) names no claim and no key, and no claim names it: it
+    /// is connected to nothing (most claims; `chain` would allocate to find that out).
+    fn lone(&mut self, id: &str) -> bool {
+        let named = self.named_by.get(id).is_some_and(|by| !by.is_empty());
+        !named
+            && self
+                .open(id)
+                .is_some_and(|c| c.proposals.iter().all(|p| p.4.is_none()))
     }
 
     /// Every claim connected to `id` by `supersedes` (either way) or a shared key.
@@ -113,7 +133,11 @@ impl State {
             ids.sort();
             ids.dedup();
             ids.retain(|id| self.open(id).is_some_and(|c| c.bucket == b));
-            let flags = self.flags(&ids);
+            // Alone in its bucket, a claim has nothing to be updated by.
+            let flags = match ids.len() {
+                0 | 1 => HashMap::new(),
+                _ => self.flags(&ids),
+            };
             for id in ids {
                 let flag = flags.get(&id).cloned();
                 if let Some(c) = self.work.get_mut(&id)
