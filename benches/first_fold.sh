@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The first full fold: `maint` of 100k claim events with no state and no checkpoint
 # (fold, gate, snapshot build, publish), each run on a fresh copy of one generated lake.
-# Prints each run's CPU (user + sys), wall and max RSS, then the medians; with a second
-# binary the runs alternate, so both see the same machine load.
+# Prints each run's CPU (user + sys), wall and max RSS, then the medians and minimums; with
+# a second binary the runs alternate, so both see the same machine load, and the per-pair
+# difference is printed too.
 #
 # usage: benches/first_fold.sh [RUNS] [BIN [BIN_B]]   (default: 5 runs of target/release)
 #   EVENTS=20000 benches/first_fold.sh               a smaller lake
@@ -36,13 +37,28 @@ for r in $(seq 1 "$RUNS"); do
     echo "$i $cpu $e $m" >>"$T/results"
   done
 done
-echo "## medians (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "## medians and minimums (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
 for i in "${!BINS[@]}"; do
   python3 - "$T/results" "$i" "${BINS[$i]}" <<'EOF'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.split()[0] == sys.argv[2]]
 med = lambda k: statistics.median(float(r[k]) for r in rows)
-print(f"bin{sys.argv[2]} {sys.argv[3]}: cpu {med(1):.2f} s, wall {med(2):.2f} s, "
+low = lambda k: min(float(r[k]) for r in rows)
+print(f"bin{sys.argv[2]} {sys.argv[3]}: cpu {med(1):.2f} s (min {low(1):.2f}), "
+      f"wall {med(2):.2f} s (min {low(2):.2f}), "
       f"max RSS {med(3) / 1024:.0f} MiB ({med(3) * 1024 / 1e6:.0f} MB), {len(rows)} runs")
 EOF
 done
+if [ "${#BINS[@]}" = 2 ]; then
+  # Run r of both binaries saw about the same load: the per-pair difference is steadier
+  # than the difference of medians on a machine whose speed drifts.
+  python3 - "$T/results" <<'EOF'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+a = [float(r[2]) for r in rows if r[0] == "0"]
+b = [float(r[2]) for r in rows if r[0] == "1"]
+d = [y - x for x, y in zip(a, b)]
+print(f"wall, bin1 - bin0 per pair: median {statistics.median(d):+.2f} s "
+      f"({min(d):+.2f} to {max(d):+.2f}), bin1 faster in {sum(x < 0 for x in d)} of {len(d)}")
+EOF
+fi
