@@ -133,11 +133,7 @@ impl State {
             ids.sort();
             ids.dedup();
             ids.retain(|id| self.open(id).is_some_and(|c| c.bucket == b));
-            // Alone in its bucket, a claim has nothing to be updated by.
-            let flags = match ids.len() {
-                0 | 1 => HashMap::new(),
-                _ => self.flags(&ids),
-            };
+            let flags = self.flags(&ids);
             for id in ids {
                 let flag = flags.get(&id).cloned();
                 if let Some(c) = self.work.get_mut(&id)
@@ -152,6 +148,11 @@ impl State {
 
     /// The probable-update flags among `ids` (all opened): only promoted claims take part.
     fn flags(&self, ids: &[String]) -> HashMap<String, (String, String)> {
+        // Alone in its bucket (most claims), a claim has nothing to be updated by: its
+        // status need not be settled to know that.
+        if ids.len() < 2 {
+            return HashMap::new();
+        }
         let mut current = Vec::new();
         for id in ids {
             let Some(c) = self.work.get(id) else { continue };
