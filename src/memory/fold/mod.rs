@@ -8,6 +8,7 @@
 
 mod claim;
 mod events;
+mod framed;
 mod group;
 mod links;
 mod list;
@@ -225,7 +226,7 @@ impl State {
             return;
         };
         let (row, timeline) = self.render(id, c);
-        let hash = claim::hash(&row, &timeline);
+        let hash = framed::hash(&row, &timeline);
         let changed = hash != c.hash;
         if changed {
             self.pending.changed(id, &row.subject);
