@@ -19,6 +19,29 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
+/// without a new buffer each call. For small values (a claim's rendering, hashed for every
+/// claim a fold touches): the JSON is held whole while it is hashed.
+pub fn sha256_json_hex(value: &impl serde::Serialize) -> String {
+    // Serialized into one reused buffer, then hashed at once: serde_json writes token by
+    // token, and a hasher update per token cost more than the hashing (the fold hashes
+    // every claim's rendering).
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        // Writing into a Vec cannot fail; a value that cannot serialize hashes what it wrote.
+        let _ = serde_json::to_writer(&mut *b, value);
+        let digest = hex(&Sha256::digest(&b[..]));
+        if b.capacity() > 1 << 20 {
+            *b = Vec::new(); // one large value is no reason to keep its buffer
+        }
+        digest
+    })
+}
+
 /// The SHA-256 of everything `r` yields, read in 1 MiB chunks (a snapshot file is tens
 /// of MB: it is hashed without being held).
 pub fn sha256_reader_hex(mut r: impl std::io::Read) -> std::io::Result<String> {
@@ -87,5 +110,9 @@ mod tests {
         let mut w = Hashing::new(Vec::new());
         serde_json::to_writer(&mut w, &v).unwrap();
         assert_eq!(w.hex(), sha256_hex(&w.inner), "what was written, hashed");
+        assert_eq!(
+            sha256_json_hex(&v),
+            sha256_hex(&serde_json::to_vec(&v).unwrap())
+        );
     }
 }

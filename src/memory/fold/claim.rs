@@ -322,3 +322,10 @@ impl Claim {
         (row, timeline)
     }
 }
+
+/// The digest of a rendered claim: its row and its timeline with the sort keys, so the
+/// list of these in claim order determines every row and the global event order.
+pub(crate) fn hash(row: &ClaimRow, timeline: &[(SortKey, EventRow)]) -> String {
+    let full = crate::digest::sha256_json_hex(&(row, timeline));
+    full[..32].to_string()
+}

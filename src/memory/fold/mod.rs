@@ -8,7 +8,6 @@
 
 mod claim;
 mod events;
-mod framed;
 mod group;
 mod links;
 mod list;
@@ -226,7 +225,7 @@ impl State {
             return;
         };
         let (row, timeline) = self.render(id, c);
-        let hash = framed::hash(&row, &timeline);
+        let hash = claim::hash(&row, &timeline);
         let changed = hash != c.hash;
         if changed {
             self.pending.changed(id, &row.subject);

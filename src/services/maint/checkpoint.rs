@@ -21,7 +21,7 @@ use crate::paths::Paths;
 /// The state's format and meaning: bump it whenever what the state stores per claim (its
 /// gate group, gate result or hash) would come out differently (a change to the gate,
 /// the contradiction test, evidence rules or claim ids), so every host refolds.
-pub(crate) const VERSION: u32 = 4;
+pub(crate) const VERSION: u32 = 3;
 /// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
 /// still finds it or a newer one.
 const KEEP: usize = 3;
