@@ -36,8 +36,24 @@ pub(super) fn insert_claim(
     c: &ClaimRow,
     mode: MemoryMode,
 ) -> Result<()> {
+    insert_claim_embedded(ins, fts, rowid, c, &embedding(c), mode)
+}
+
+/// Claim `c`'s hash embedding, quantized as `claims.embedding` holds it.
+pub(super) fn embedding(c: &ClaimRow) -> Vec<u8> {
+    quantize(&HashEmbedder.embed(&format!("{} {}", c.subject, c.text)))
+}
+
+/// `insert_claim` with its embedding made already (on a streamed build's render thread).
+pub(super) fn insert_claim_embedded(
+    ins: &mut Statement,
+    fts: &mut Statement,
+    rowid: i64,
+    c: &ClaimRow,
+    emb: &[u8],
+    mode: MemoryMode,
+) -> Result<()> {
     let visible = c.visible(mode);
-    let emb = quantize(&HashEmbedder.embed(&format!("{} {}", c.subject, c.text)));
     ins.execute(params![
         rowid,
         c.id,
@@ -161,14 +177,15 @@ pub fn build_with(
 
 /// `build_with` from the claims as they are rendered, one at a time: no claim row is held
 /// and the timeline rows wait packed in one buffer (`packed`) until they are sorted into
-/// `events` (100k claims' rows as structs are ~90 MB). A model's vectors are made from
-/// every row at once, so with a model the rows are collected and `build_with` builds.
+/// `events` (100k claims' rows as structs are ~90 MB); a second thread renders them
+/// while this one inserts (`stream`). A model's vectors are made from every row at once,
+/// so with a model the rows are collected and `build_with` builds.
 pub fn build_streamed(
     path: &Path,
     snapshot_id: &str,
     fleet: &str,
     mode: MemoryMode,
-    claims: impl Iterator<Item = Rendered>,
+    claims: impl Iterator<Item = Rendered> + Send,
     vectors: &Vectors,
 ) -> Result<()> {
     if vectors.embedder.is_some() {
@@ -185,22 +202,7 @@ pub fn build_streamed(
         vectors,
         model: &[],
     };
-    write(path, &head, |tx| {
-        let mut timeline = super::packed::Packed::default();
-        let mut ins = tx.prepare(INSERT_CLAIM).map_err(sql)?;
-        let mut fts = tx.prepare(INSERT_FTS).map_err(sql)?;
-        for (i, (c, rows)) in claims.enumerate() {
-            insert_claim(&mut ins, &mut fts, i as i64 + 1, &c, mode)?;
-            for (order, e) in &rows {
-                timeline.push(order, e);
-            }
-        }
-        let mut ev = tx.prepare(INSERT_EVENT).map_err(sql)?;
-        for e in timeline.sorted() {
-            insert_event(&mut ev, e, mode)?;
-        }
-        Ok(())
-    })
+    write(path, &head, |tx| super::stream::fill(tx, claims, mode))
 }
 
 /// What a snapshot's `meta` and model vectors say.

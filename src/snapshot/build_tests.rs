@@ -57,7 +57,8 @@ fn rendered() -> Vec<Rendered> {
         ClaimStatus::Superseded,
         ClaimStatus::Contested,
     ];
-    (0..40)
+    // More claims than three of a streamed build's batches between its threads.
+    (0..300)
         .map(|n| (claim(n, statuses[n % 4]), timeline(n)))
         .collect()
 }
@@ -113,9 +114,35 @@ fn a_streamed_build_writes_the_rows_of_a_collected_one() {
         )
         .unwrap();
         let (a, b) = (dump(&collected), dump(&streamed));
-        assert!(a.len() > 6 + 40 + 200, "meta, claims and events are there");
+        assert!(
+            a.len() > 6 + 300 + 1500,
+            "meta, claims and events are there"
+        );
         let first = a.iter().zip(&b).position(|(x, y)| x != y);
         let at = first.map(|i| (&a[i], &b[i]));
         assert_eq!((a.len(), at), (b.len(), None), "{}", mode.as_str());
     }
+}
+
+/// A streamed build whose rendering fails part way (a panic on the render thread) fails
+/// too: it never finishes a snapshot short of the claims after it.
+#[test]
+fn a_streamed_build_whose_rendering_panics_does_not_finish() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("s.sqlite");
+    let claims = rendered().into_iter().enumerate().map(|(i, r)| {
+        assert!(i < 200, "rendering failed");
+        r
+    });
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        build_streamed(
+            &path,
+            "s1",
+            "f",
+            MemoryMode::On,
+            claims,
+            &Vectors::default(),
+        )
+    }));
+    assert!(built.is_err(), "the panic reaches the caller: {built:?}");
 }

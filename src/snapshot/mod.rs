@@ -24,6 +24,7 @@ mod packed;
 pub mod rank;
 pub mod rows;
 pub mod search;
+mod stream;
 pub mod top;
 pub mod vectors;
 

@@ -229,7 +229,7 @@ pub(crate) fn load(
     // Events are read as the fold takes them (`Reader`): only a chunk's payloads are held
     // at a time. A failed read ends them early; this run's state is then dropped unsaved.
     let mut reader = super::reader::Reader::new(store, fleet, &keys, progress);
-    let fresh = cp.fold.apply_in_rounds(&mut reader, FOLD_ROUND);
+    let fresh = reader.fold_into(&mut cp.fold, FOLD_ROUND);
     if let Some(e) = reader.error {
         return Err(e);
     }
