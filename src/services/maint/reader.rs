@@ -70,8 +70,9 @@ impl<'a> Reader<'a> {
 
     /// Fold every event into `state` (`State::apply_in_rounds`) on a second thread,
     /// while this one reads and decodes the next chunk: at 100k events the reads cost
-    /// about 0.8 s of a 5.8 s first fold, which beside the fold costs little wall time. The store stays on this
-    /// thread; the fold takes the events in the order it would have read them.
+    /// about 0.8 s of a 5.8 s first fold, and beside the fold little wall time. The
+    /// store stays on this thread; the fold takes the events in the order it would have
+    /// read them.
     pub fn fold_into(&mut self, state: &mut State, round: usize) -> usize {
         if self.keys.len() <= CHUNK {
             return state.apply_in_rounds(self, round); // nothing to overlap
