@@ -19,6 +19,20 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The first 128 bits of the SHA-256 of `bytes`, big-endian: the number its first 32 hex
+/// digits spell, without spelling them (a fold names every event and claim by one).
+pub fn sha256_u128(bytes: &[u8]) -> u128 {
+    let d = Sha256::digest(bytes);
+    let mut head = [0u8; 16];
+    head.copy_from_slice(&d[..16]);
+    u128::from_be_bytes(head)
+}
+
+/// The first 64 bits of the SHA-256 of `bytes`, as its first 16 hex digits spell them.
+pub fn sha256_u64(bytes: &[u8]) -> u64 {
+    (sha256_u128(bytes) >> 64) as u64
+}
+
 /// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
 /// without a new buffer each call. For small values (a claim's rendering, hashed for every
 /// claim a fold touches): the JSON is held whole while it is hashed.
@@ -100,6 +114,9 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+        // The numbers the first hex digits spell: names kept in saved states.
+        assert_eq!(sha256_u128(b"abc"), 0xba7816bf8f01cfea414140de5dae2223);
+        assert_eq!(sha256_u64(b"abc"), 0xba7816bf8f01cfea);
         let v = serde_json::json!({"a": [1, "b"]});
         let long: Vec<u8> = (0..3 * (1 << 20) + 7).map(|i| (i % 251) as u8).collect();
         assert_eq!(

@@ -18,6 +18,7 @@
 mod tokens;
 mod words;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 pub(crate) use tokens::{Tok, is_preposition, predicate_start, tokens, verbish};
@@ -58,17 +59,30 @@ impl Statement {
                     s.words.insert(stem(canon).to_string());
                 }
                 Tok::Value(v) => {
-                    let named = matches!(i.checked_sub(1).map(|p| &toks[p]),
-                        Some(Tok::Word(w)) if ID_NOUNS.contains(&w.as_str()));
-                    if i < verb || named {
-                        s.words.insert(format!("#{v}"));
-                    } else {
-                        s.values.insert(v.clone());
-                    }
+                    match value_word(toks, i, verb) {
+                        Some(w) => s.words.insert(w),
+                        None => s.values.insert(v.clone()),
+                    };
                 }
             }
         }
         s
+    }
+
+    /// The words `of_tokens` would find in `toks`, sorted and each once, borrowed where
+    /// they can be: the fold names a claim's group from them without building the rest.
+    pub(crate) fn words_of(toks: &[Tok]) -> Vec<Cow<'_, str>> {
+        let verb = predicate_start(toks);
+        let mut words: Vec<Cow<str>> = (toks.iter().enumerate())
+            .filter_map(|(i, tok)| match tok {
+                Tok::Word(w) => Some(Cow::Borrowed(stem(antonym(w).0))),
+                Tok::Value(_) => value_word(toks, i, verb).map(Cow::Owned),
+                Tok::Negator | Tok::Verb | Tok::Filler => None,
+            })
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
     }
 
     /// Two statements can contradict only when this is equal and `Some` (the content
@@ -78,6 +92,7 @@ impl Statement {
     }
 
     /// The content words, empty or not: half of the gate's group key.
+    #[cfg(test)]
     pub(crate) fn all_words(&self) -> &BTreeSet<String> {
         &self.words
     }
@@ -98,6 +113,17 @@ impl Statement {
             (a, b) => a.len() == b.len(),
         }
     }
+}
+
+/// The value `toks[i]` as a word (`#42`) when it names the thing, before the predicate
+/// (`verb`) or after an id noun; `None` when it is a value of the predicate.
+fn value_word(toks: &[Tok], i: usize, verb: usize) -> Option<String> {
+    let Tok::Value(v) = &toks[i] else {
+        return None;
+    };
+    let named = matches!(i.checked_sub(1).map(|p| &toks[p]),
+        Some(Tok::Word(w)) if ID_NOUNS.contains(&w.as_str()));
+    (i < verb || named).then(|| format!("#{v}"))
 }
 
 /// Whether two claim texts contradict (tests; the gate parses each claim once).

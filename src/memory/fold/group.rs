@@ -21,14 +21,14 @@ pub(crate) fn key(subject: &str, text: &str) -> (String, BTreeSet<String>, State
 /// A stable 64-bit name for a group key, stored with each claim to find its group's
 /// members again. Two keys sharing a name only cost a larger recompute: `decide`
 /// separates them by the full key.
-pub(crate) fn name(subject: &str, words: &BTreeSet<String>) -> u64 {
+/// `words`: sorted, each once (as a set iterates).
+pub(crate) fn name<'a>(subject: &str, words: impl IntoIterator<Item = &'a str>) -> u64 {
     let mut text = subject.to_string();
     for w in words {
         text.push('\u{1}');
         text.push_str(w);
     }
-    let d = crate::digest::sha256_hex(text.as_bytes());
-    u64::from_str_radix(&d[..16], 16).unwrap_or(0)
+    crate::digest::sha256_u64(text.as_bytes())
 }
 
 /// One member of a group as pass 2 sees it.

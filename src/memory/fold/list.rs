@@ -36,8 +36,7 @@ pub(crate) struct List {
 
 /// The name the timeline groups a subject by (ASCII case folded, as its reader does).
 pub(crate) fn subject_name(subject: &str) -> u64 {
-    let d = crate::digest::sha256_hex(subject.to_ascii_lowercase().as_bytes());
-    u64::from_str_radix(&d[..16], 16).unwrap_or(0)
+    crate::digest::sha256_u64(subject.to_ascii_lowercase().as_bytes())
 }
 
 impl List {

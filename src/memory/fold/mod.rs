@@ -62,8 +62,7 @@ pub(crate) struct State {
 
 /// An event id as `seen` holds it: 128 bits of its SHA-256.
 fn seen_key(id: &str) -> u128 {
-    let d = crate::digest::sha256_hex(id.as_bytes());
-    u128::from_str_radix(&d[..32], 16).unwrap_or(0)
+    crate::digest::sha256_u128(id.as_bytes())
 }
 
 impl State {
@@ -272,10 +271,9 @@ fn shown_key(session: &str, claim: &str) -> String {
 fn places(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> (u64, u64) {
     use crate::memory::{contradiction, supersede::update};
     let toks = contradiction::tokens(text);
-    let statement = contradiction::Statement::of_tokens(&toks);
-    let shape = update::Shape::of_tokens(toks);
-    let group = group::name(&subject.to_lowercase(), statement.all_words());
-    (group, update::bucket(subject, ty, &shape))
+    let words = contradiction::Statement::words_of(&toks);
+    let group = group::name(&subject.to_lowercase(), words.iter().map(|w| w.as_ref()));
+    (group, update::bucket_of(subject, ty, toks))
 }
 
 #[cfg(test)]

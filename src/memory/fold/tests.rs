@@ -247,3 +247,83 @@ fn independent_sessions_are_counted_alike_for_few_and_many_proposals() {
         ["s0@t0000", "s1@t0001", "s2@t0000"]
     );
 }
+
+/// `places` as the full statement and shape name them: the group from every content word
+/// of `Statement`, the bucket from `Shape`'s head.
+fn places_in_full(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> (u64, u64) {
+    use crate::memory::{contradiction::Statement, supersede::update};
+    let words = Statement::parse(text);
+    let words = words.all_words().iter().map(String::as_str);
+    let group = group::name(&subject.to_lowercase(), words);
+    (group, update::bucket(subject, ty, &update::Shape::of(text)))
+}
+
+/// A fold places a new claim without building its whole statement and shape, and puts
+/// it where they would: every text of both labelled sets, and generated ones.
+#[test]
+fn a_claim_is_placed_as_its_full_statement_and_shape_would_place_it() {
+    let sets = [
+        include_str!("../../../tests/data/contradictions.tsv"),
+        include_str!("../../../tests/data/knowledge_updates.tsv"),
+    ];
+    let texts: Vec<&str> = (sets.iter().flat_map(|s| s.lines()))
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.split('\t').skip(2))
+        .collect();
+    assert!(texts.len() > 600, "{}", texts.len());
+    let ty = crate::vocab::ClaimType::Environment;
+    for text in texts {
+        assert_eq!(
+            places("CI", ty, text),
+            places_in_full("CI", ty, text),
+            "{text}"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_generated_claim_is_placed_as_in_full(words in prop::collection::vec(0..WORDS.len(), 0..12)) {
+        let text: Vec<&str> = words.iter().map(|&i| WORDS[i]).collect();
+        let text = text.join(" ");
+        let ty = crate::vocab::ClaimType::Convention;
+        prop_assert_eq!(places("Db", ty, &text), places_in_full("Db", ty, &text), "{}", text);
+    }
+}
+
+/// Words that reach every branch: cues (negated ones too), additive words, verbs and
+/// auxiliaries, prepositions, scopes, antonyms, id nouns, values with units, fillers.
+const WORDS: [&str; 32] = [
+    "the",
+    "ci",
+    "runners",
+    "uses",
+    "use",
+    "node",
+    "20",
+    "22.1",
+    "v3",
+    "now",
+    "no",
+    "longer",
+    "not",
+    "anymore",
+    "instead",
+    "of",
+    "also",
+    "as",
+    "well",
+    "is",
+    "disabled",
+    "enabled",
+    "on",
+    "off",
+    "in",
+    "staging",
+    "production",
+    "issue",
+    "42",
+    "30",
+    "seconds",
+    "upgraded",
+];

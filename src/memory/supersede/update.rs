@@ -18,6 +18,7 @@
 //! The caller checks the rest of the rule: the same subject and type, both promoted, the
 //! newer promoted later. Measured on `tests/data/knowledge_updates.tsv` (tests/cli/updates.rs).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::memory::contradiction::{Tok, stem, tokens};
@@ -124,47 +125,22 @@ impl Shape {
 
     /// The shape of a text already tokenized (`tokens`): a caller that also reads the
     /// text's `Statement` tokenizes it once.
-    pub(crate) fn of_tokens(mut toks: Vec<Tok>) -> Shape {
-        let mut s = Shape::default();
-        let mut kept: Vec<Tok> = Vec::with_capacity(toks.len());
-        let mut i = 0;
-        while i < toks.len() {
-            let word = match &toks[i] {
-                Tok::Word(w) => Some(w.as_str()),
-                _ => None,
-            };
-            if let Some(w) = word {
-                // `longer` and `anymore` say a change only when negated: "no longer",
-                // "not … anymore".
-                let negated = match w {
-                    "longer" => matches!(kept.last(), Some(Tok::Negator)),
-                    _ => kept.contains(&Tok::Negator),
-                };
-                let cue = CUES
-                    .iter()
-                    .copied()
-                    .find(|c| *c == w && (negated || !NEGATED_CUES.contains(c)));
-                if let Some(c) = cue {
-                    s.cues.insert(c);
-                    if VERB_CUES.contains(&c) {
-                        kept.push(Tok::Verb);
-                    }
-                    // `instead of`: the object stays, the connective goes.
-                    let of = matches!(toks.get(i + 1), Some(Tok::Word(n)) if n == "of");
-                    i += 1 + usize::from(c == "instead" && of);
-                    continue;
-                }
-                if ADDITIVE.contains(&w) && (w != "well" || kept_ends_with(&kept, "as")) {
-                    s.additive = true;
-                    i += 1;
-                    continue;
-                }
-            }
-            // Moved, not copied: only tokens after `i` are looked at again.
-            kept.push(std::mem::replace(&mut toks[i], Tok::Filler));
-            i += 1;
-        }
+    pub(crate) fn of_tokens(toks: Vec<Tok>) -> Shape {
+        let Stripped {
+            kept,
+            cues,
+            additive,
+        } = strip(toks);
+        let mut s = Shape {
+            cues: cues.into_iter().collect(),
+            additive,
+            ..Shape::default()
+        };
         let start = verb_start(&kept);
+        s.head = (0..kept.len())
+            .filter_map(|i| head_word(&kept, i, start))
+            .map(Cow::into_owned)
+            .collect();
         let mut after_aux = false;
         for (i, tok) in kept.iter().enumerate() {
             match tok {
@@ -181,9 +157,6 @@ impl Shape {
                             || (i == start && crate::memory::contradiction::verbish(w))
                             || (after_aux && w.ends_with("ed")));
                     let preposition = crate::memory::contradiction::is_preposition(w);
-                    if (i < start && !preposition) || SCOPES.contains(&w.as_str()) {
-                        s.head.insert(stem(canon).to_string());
-                    }
                     if !verb && !preposition && !flip_only(canon) {
                         s.content.insert(stem(canon).to_string());
                     }
@@ -194,9 +167,6 @@ impl Shape {
                     } else {
                         v.clone()
                     };
-                    if i < start {
-                        s.head.insert(v.clone());
-                    }
                     s.values.insert(v.clone());
                     s.content.insert(v);
                 }
@@ -204,6 +174,75 @@ impl Shape {
             after_aux = matches!(tok, Tok::Verb);
         }
         s
+    }
+}
+
+/// A text's tokens with its update cues and additive words taken out.
+struct Stripped {
+    kept: Vec<Tok>,
+    cues: Vec<&'static str>,
+    additive: bool,
+}
+
+fn strip(mut toks: Vec<Tok>) -> Stripped {
+    let mut out = Stripped {
+        kept: Vec::with_capacity(toks.len()),
+        cues: Vec::new(),
+        additive: false,
+    };
+    let kept = &mut out.kept;
+    let mut i = 0;
+    while i < toks.len() {
+        let word = match &toks[i] {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        };
+        if let Some(w) = word {
+            // `longer` and `anymore` say a change only when negated: "no longer",
+            // "not … anymore".
+            let negated = match w {
+                "longer" => matches!(kept.last(), Some(Tok::Negator)),
+                _ => kept.contains(&Tok::Negator),
+            };
+            let cue = CUES
+                .iter()
+                .copied()
+                .find(|c| *c == w && (negated || !NEGATED_CUES.contains(c)));
+            if let Some(c) = cue {
+                out.cues.push(c);
+                if VERB_CUES.contains(&c) {
+                    kept.push(Tok::Verb);
+                }
+                // `instead of`: the object stays, the connective goes.
+                let of = matches!(toks.get(i + 1), Some(Tok::Word(n)) if n == "of");
+                i += 1 + usize::from(c == "instead" && of);
+                continue;
+            }
+            if ADDITIVE.contains(&w) && (w != "well" || kept_ends_with(kept, "as")) {
+                out.additive = true;
+                i += 1;
+                continue;
+            }
+        }
+        // Moved, not copied: only tokens after `i` are looked at again.
+        kept.push(std::mem::replace(&mut toks[i], Tok::Filler));
+        i += 1;
+    }
+    out
+}
+
+/// What `kept[i]` adds to a shape's head (`start`: where its verb is): content words and
+/// entity numbers before the verb, and scope words wherever they are.
+fn head_word(kept: &[Tok], i: usize, start: usize) -> Option<Cow<'_, str>> {
+    match &kept[i] {
+        Tok::Word(w) => {
+            let canon = crate::memory::contradiction::antonym(w).0;
+            let preposition = crate::memory::contradiction::is_preposition(w);
+            ((i < start && !preposition) || SCOPES.contains(&w.as_str()))
+                .then(|| Cow::Borrowed(stem(canon)))
+        }
+        Tok::Value(v) => (i < start).then(|| Cow::Owned(format!("#{v}"))),
+        Tok::Negator | Tok::Verb | Tok::Filler => None,
     }
 }
 
@@ -308,16 +347,35 @@ pub(crate) fn outdated(c: &[Candidate]) -> BTreeMap<String, (String, String)> {
     out
 }
 
-/// The bucket a claim's probable updates can come from: its subject (lowercased), type
-/// and head. Two buckets sharing a name only cost a larger recompute.
+/// The bucket a claim's probable updates can come from, as its whole `shape` names it
+/// (the tests hold `bucket_of` to it).
+#[cfg(test)]
 pub(crate) fn bucket(subject: &str, ty: ClaimType, shape: &Shape) -> u64 {
+    bucket_of_head(subject, ty, shape.head.iter().map(String::as_str))
+}
+
+/// The bucket a claim's probable updates can come from: its subject (lowercased), type
+/// and head (`Shape::head`), read from the tokens of its text without the rest of its
+/// shape. Two buckets sharing a name only cost a larger recompute.
+pub(crate) fn bucket_of(subject: &str, ty: ClaimType, toks: Vec<Tok>) -> u64 {
+    let kept = strip(toks).kept;
+    let start = verb_start(&kept);
+    let mut head: Vec<Cow<str>> = (0..kept.len())
+        .filter_map(|i| head_word(&kept, i, start))
+        .collect();
+    head.sort_unstable();
+    head.dedup();
+    bucket_of_head(subject, ty, head.iter().map(|w| w.as_ref()))
+}
+
+/// `head`: sorted, each once (as a set iterates).
+fn bucket_of_head<'a>(subject: &str, ty: ClaimType, head: impl Iterator<Item = &'a str>) -> u64 {
     let mut text = format!("{}\u{1}{}", subject.to_lowercase(), ty.as_str());
-    for w in &shape.head {
+    for w in head {
         text.push('\u{1}');
         text.push_str(w);
     }
-    let d = crate::digest::sha256_hex(text.as_bytes());
-    u64::from_str_radix(&d[..16], 16).unwrap_or(0)
+    crate::digest::sha256_u64(text.as_bytes())
 }
 
 #[cfg(test)]
