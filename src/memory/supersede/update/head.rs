@@ -8,26 +8,9 @@ use super::VERBS;
 use crate::memory::contradiction::{Tok, stem};
 use crate::vocab::ClaimType;
 
-/// Words that say a fact changed. `no longer`, `not anymore` also negate, as they should.
-const CUES: &[&str] = &[
-    "now",
-    "since",
-    "anymore",
-    "longer",
-    "instead",
-    "upgraded",
-    "downgraded",
-    "moved",
-    "migrated",
-    "switched",
-    "replaced",
-    "removed",
-    "dropped",
-    "renamed",
-    "bumped",
-    "changed",
-    "reverted",
-];
+/// Words that say a fact changed, besides the verb cues below. `no longer`, `not anymore`
+/// also negate, as they should.
+const CUES: &[&str] = &["now", "since", "anymore", "longer", "instead"];
 /// Cues that are verbs: they mark where the predicate starts ("the URL moved to …").
 const VERB_CUES: &[&str] = &[
     "upgraded",
@@ -107,8 +90,7 @@ pub(super) fn strip(mut toks: Vec<Tok>) -> Stripped {
                 "longer" => matches!(kept.last(), Some(Tok::Negator)),
                 _ => kept.contains(&Tok::Negator),
             };
-            let cue = CUES
-                .iter()
+            let cue = (CUES.iter().chain(VERB_CUES))
                 .copied()
                 .find(|c| *c == w && (negated || !NEGATED_CUES.contains(c)));
             if let Some(c) = cue {
