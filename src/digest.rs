@@ -1,5 +1,6 @@
 //! Lowercase hex and SHA-256 digests: the one place bytes become hex strings (content
-//! addresses, snapshot ids, argument hashes, temp-file nonces).
+//! addresses, snapshot ids, argument hashes, temp-file nonces); and FNV-1a, for stable
+//! hashes no adversary picks.
 
 use sha2::{Digest, Sha256};
 
@@ -31,6 +32,14 @@ pub fn sha256_u128(bytes: &[u8]) -> u128 {
 /// The first 64 bits of the SHA-256 of `bytes`, as its first 16 hex digits spell them.
 pub fn sha256_u64(bytes: &[u8]) -> u64 {
     (sha256_u128(bytes) >> 64) as u64
+}
+
+/// FNV-1a over `bytes`: a small stable hash (the same on every platform and release,
+/// unlike std's hasher) where no adversary picks the input to collide.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The SHA-256 of `value`'s JSON, as 64 hex digits: `sha256_hex(serde_json::to_vec(v))`
@@ -117,6 +126,10 @@ mod tests {
         // The numbers the first hex digits spell: names kept in saved states.
         assert_eq!(sha256_u128(b"abc"), 0xba7816bf8f01cfea414140de5dae2223);
         assert_eq!(sha256_u64(b"abc"), 0xba7816bf8f01cfea);
+        // FNV-1a's published test values: the embedder's features and listed tags.
+        assert_eq!(fnv1a64(b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
         let v = serde_json::json!({"a": [1, "b"]});
         let long: Vec<u8> = (0..3 * (1 << 20) + 7).map(|i| (i % 251) as u8).collect();
         assert_eq!(

@@ -85,6 +85,7 @@ mod tests {
                 key: keys::manifest("f", *n),
                 size: 1,
                 mtime_ms: 0,
+                tag: 0,
             })
             .collect()
     }

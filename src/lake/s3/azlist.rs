@@ -13,7 +13,7 @@ use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 
 use super::listing::{
-    Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, client_options, request, send,
+    Entry, Failure, MAX_KEY_BYTES, PAGE_KEYS, Page, client_options, request, send, tag_of,
 };
 
 /// Azurite's documented development account.
@@ -139,6 +139,8 @@ struct Properties {
     last_modified: String,
     #[serde(rename = "Content-Length")]
     content_length: u64,
+    #[serde(rename = "Etag", default)]
+    etag: Option<String>,
 }
 
 /// Read one List Blobs answer. A malformed answer fails; a malformed name is counted.
@@ -175,6 +177,7 @@ pub(super) fn parse(body: &[u8]) -> Result<Page, Failure> {
                 key,
                 size: b.properties.content_length,
                 mtime_ms: (t.assume_utc().unix_timestamp_nanos() / 1_000_000) as i64,
+                tag: tag_of(b.properties.etag.as_deref()),
             }),
             _ => page.undecodable += 1,
         }
@@ -191,7 +194,7 @@ mod tests {
     fn hostile_and_encoded_names_come_back_for_the_caller_to_refuse() {
         let blob = |name: &str| {
             format!(
-                "<Blob><Name{name}</Name><Properties><Last-Modified>Tue, 01 Dec 2026 18:17:17 GMT</Last-Modified><Content-Length>2</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>"
+                "<Blob><Name{name}</Name><Properties><Last-Modified>Tue, 01 Dec 2026 18:17:17 GMT</Last-Modified><Etag>0x8DE31A7E09C1F2B</Etag><Content-Length>2</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>"
             )
         };
         let body = format!(
@@ -205,6 +208,10 @@ mod tests {
         assert_eq!(keys, ["t/a/../x", "t/a\u{1}b", "t/ok.json"]);
         assert_eq!(p.entries[2].size, 2);
         assert_eq!(p.entries[2].mtime_ms, 1_796_149_037_000);
+        assert_eq!(
+            p.entries[2].tag,
+            crate::digest::fnv1a64(b"0x8DE31A7E09C1F2B")
+        );
         assert_eq!(p.next.as_deref(), Some("m2"));
         let last = body.replace("<NextMarker>m2</NextMarker>", "<NextMarker/>");
         assert_eq!(parse(last.as_bytes()).unwrap().next, None);

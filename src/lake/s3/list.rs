@@ -9,7 +9,7 @@ use object_store::ObjectStore;
 use object_store::path::Path as OsPath;
 
 use super::S3Store;
-use super::listing::{Entry, Failure, MAX_PAGES, Page};
+use super::listing::{Entry, Failure, MAX_PAGES, Page, tag_of};
 use super::{azlist, listing};
 use crate::error::{Error, Result};
 use crate::lake::keys;
@@ -69,6 +69,7 @@ impl S3Store {
                     key,
                     size: e.size,
                     mtime_ms: e.mtime_ms,
+                    tag: e.tag,
                 })
             })
             .collect();
@@ -176,6 +177,7 @@ impl S3Store {
                 key: m.location.to_string(),
                 size: m.size,
                 mtime_ms: m.last_modified.timestamp_millis(),
+                tag: tag_of(m.e_tag.as_deref()),
             })
             .collect())
     }
@@ -186,7 +188,7 @@ mod tests {
     use std::io::{BufRead, BufReader, Write};
     use std::net::TcpListener;
 
-    use super::listing::listing;
+    use super::listing::tests::listing;
     use super::*;
     use crate::config::S3Options;
     use crate::lake::s3::Access;

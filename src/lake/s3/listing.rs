@@ -53,6 +53,14 @@ pub(super) struct Entry {
     pub key: String,
     pub size: u64,
     pub mtime_ms: i64,
+    /// `store::Object::tag`: the listed entity tag's hash (0 without one).
+    pub tag: u64,
+}
+
+/// `store::Object::tag` of a listed entity tag: its hash, 0 for none.
+pub(super) fn tag_of(etag: Option<&str>) -> u64 {
+    etag.filter(|t| !t.is_empty())
+        .map_or(0, |t| crate::digest::fnv1a64(t.as_bytes()))
 }
 
 /// One answer: its entries, names that could not even be decoded, and where to go on.
@@ -211,6 +219,8 @@ struct Contents {
     key: String,
     size: u64,
     last_modified: String,
+    #[serde(rename = "ETag", default)]
+    etag: Option<String>,
 }
 
 /// Read one ListObjectsV2 answer. A malformed answer fails; a malformed name is counted.
@@ -238,6 +248,7 @@ pub(super) fn parse(body: &[u8]) -> Result<Page, Failure> {
                 key,
                 size: c.size,
                 mtime_ms: (t.unix_timestamp_nanos() / 1_000_000) as i64,
+                tag: tag_of(c.etag.as_deref()),
             }),
             _ => page.undecodable += 1,
         }
@@ -295,64 +306,6 @@ pub(super) fn client_options(
     options
 }
 
-/// A ListObjectsV2 answer (as S3 sends it) naming `keys`, truncated with `truncated` as the
-/// next token: for the listing tests here and in `list`.
 #[cfg(test)]
-pub(super) fn listing(keys: &[&str], truncated: Option<&str>) -> String {
-    let contents: String = keys
-        .iter()
-        .map(|k| format!("<Contents><Key>{k}</Key><LastModified>2026-12-01T18:01:00.000Z</LastModified><ETag>\"x\"</ETag><Size>3</Size><StorageClass>STANDARD</StorageClass></Contents>"))
-        .collect();
-    let more = truncated.map_or("<IsTruncated>false</IsTruncated>".to_string(), |t| {
-        format!("<IsTruncated>true</IsTruncated><NextContinuationToken>{t}</NextContinuationToken>")
-    });
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name>{more}{contents}<EncodingType>url</EncodingType><KeyCount>{}</KeyCount></ListBucketResult>",
-        keys.len()
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hostile_names_come_back_decoded_for_the_caller_to_refuse() {
-        let body = listing(
-            &[
-                "t/a/..%2Fx",
-                "t/a%01b",
-                "t/a%0Ab",
-                "t/a+b",
-                "t/%FF",
-                "t/ok.json",
-            ],
-            Some("tok"),
-        );
-        let p = parse(body.as_bytes()).unwrap();
-        let keys: Vec<&str> = p.entries.iter().map(|e| e.key.as_str()).collect();
-        assert_eq!(
-            keys,
-            ["t/a/../x", "t/a\u{1}b", "t/a\nb", "t/a b", "t/ok.json"]
-        );
-        assert_eq!(p.undecodable, 1, "not UTF-8 once decoded");
-        assert_eq!(p.next.as_deref(), Some("tok"));
-        assert_eq!(p.entries[4].size, 3);
-        assert_eq!(p.entries[4].mtime_ms, 1_796_148_060_000);
-    }
-
-    #[test]
-    fn a_page_over_its_bounds_is_refused() {
-        let long = "k".repeat(MAX_KEY_BYTES + 1);
-        let p = parse(listing(&[&long], None).as_bytes()).unwrap();
-        assert_eq!((p.entries.len(), p.undecodable), (0, 1), "an overlong key");
-        let many: Vec<String> = (0..=PAGE_KEYS).map(|i| format!("k{i}")).collect();
-        let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        assert!(matches!(
-            parse(listing(&many, None).as_bytes()),
-            Err(Failure::Final(_))
-        ));
-        let endless = listing(&["k"], None).replace("false", "true");
-        assert!(matches!(parse(endless.as_bytes()), Err(Failure::Final(_))));
-    }
-}
+#[path = "listing_tests.rs"]
+pub(super) mod tests;

@@ -161,6 +161,7 @@ impl LocalStore {
                         key,
                         size: m.len(),
                         mtime_ms: mtime_ms(&m),
+                        tag: tag(&m),
                     });
                 }
             }
@@ -201,6 +202,17 @@ fn folder_may_pass(key: &str, after: &str) -> bool {
 thread_local! {
     /// Stat calls made by `walk` on this thread (the tests count them).
     static STATS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `Object::tag` of a local file: every write publishes a new file (a rename or a link),
+/// so its inode and nanosecond time tell versions apart.
+fn tag(m: &fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut id = [0u8; 24];
+    id[..8].copy_from_slice(&m.ino().to_le_bytes());
+    id[8..16].copy_from_slice(&m.mtime().to_le_bytes());
+    id[16..].copy_from_slice(&m.mtime_nsec().to_le_bytes());
+    crate::digest::fnv1a64(&id)
 }
 
 fn stat(e: &fs::DirEntry) -> std::io::Result<fs::Metadata> {

@@ -20,6 +20,11 @@ pub struct Object {
     pub size: u64,
     /// The store's modification time, in ms since the epoch (the lake clock).
     pub mtime_ms: i64,
+    /// What tells two versions under one key apart when size and time cannot: S3 lists
+    /// time to the whole second, and a roster rewritten within its second at the same size
+    /// would look unchanged. A hash of the entity tag an object store lists, or of a local
+    /// file's inode and nanosecond time; 0 when the store gives none.
+    pub tag: u64,
 }
 
 /// An object's bytes and its store timestamp (ms), as `get` answers.

@@ -64,6 +64,7 @@ pub(super) fn rosters(
         let r = ListedRoster {
             size: o.size,
             mtime_ms: o.mtime_ms,
+            tag: o.tag,
             sessions,
         };
         st.rosters.insert(o.key.clone(), r);
@@ -108,6 +109,7 @@ pub(super) fn feed(
                 key: k,
                 size: 0,
                 mtime_ms: 0,
+                tag: 0,
             }),
             Some(keys::Fed::Manifest(_) | keys::Fed::Events) => {}
             None => {
@@ -146,6 +148,7 @@ pub(super) fn fed_handoffs(
             key: k.clone(),
             size: 0,
             mtime_ms: 0,
+            tag: 0,
         })
         .collect();
     plan::new_handoffs(st, &named)

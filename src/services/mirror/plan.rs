@@ -163,13 +163,14 @@ impl Listed {
     }
 }
 
-/// The listed rosters `st` does not hold as listed (by size and store time).
+/// The listed rosters `st` does not hold as listed (by size, store time and tag: S3
+/// lists time to the second, so a same-size rewrite within it differs only in its tag).
 pub(super) fn changed_rosters<'a>(st: &State, listed: &'a [Object]) -> Vec<&'a Object> {
     listed
         .iter()
         .filter(|o| {
-            let held = st.rosters.get(&o.key).map(|r| (r.size, r.mtime_ms));
-            held != Some((o.size, o.mtime_ms))
+            let held = st.rosters.get(&o.key).map(|r| (r.size, r.mtime_ms, r.tag));
+            held != Some((o.size, o.mtime_ms, o.tag))
         })
         .collect()
 }

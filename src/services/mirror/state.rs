@@ -22,6 +22,9 @@ use crate::paths::Paths;
 pub(super) struct ListedRoster {
     pub size: u64,
     pub mtime_ms: i64,
+    /// `Object::tag` as listed: size and a time to the second miss a same-size rewrite.
+    #[serde(default)]
+    pub tag: u64,
     pub sessions: Vec<PresenceObj>,
 }
 
@@ -163,6 +166,7 @@ mod tests {
         let roster = |sessions| ListedRoster {
             size: 1,
             mtime_ms: 9_000,
+            tag: 0,
             sessions,
         };
         let h1 = vec![p("s1", "roster", 700), p("s2", "old", 100)];
@@ -184,6 +188,7 @@ mod tests {
             ListedRoster {
                 size: 1,
                 mtime_ms: 600,
+                tag: 0,
                 sessions: h3,
             },
         );
@@ -206,6 +211,7 @@ mod tests {
             let r = ListedRoster {
                 size: 1,
                 mtime_ms,
+                tag: 0,
                 sessions,
             };
             st.rosters.insert(format!("live/f/hosts/{k}.json"), r);

@@ -282,7 +282,10 @@ impl Store for SimStore {
             .map(|(k, (b, t))| Object {
                 key: k.clone(),
                 size: b.len() as u64,
-                mtime_ms: *t,
+                // S3 lists LastModified to the whole second (moto too); its ETag is
+                // the content's digest.
+                mtime_ms: t - t.rem_euclid(1000),
+                tag: crate::digest::fnv1a64(b),
             })
             .collect())
     }

@@ -54,10 +54,7 @@ impl HashEmbedder {
 }
 
 fn add(v: &mut [f32], feature: &[u8], weight: f32) {
-    // FNV-1a: stable across platforms and releases, unlike std's hasher.
-    let h = feature.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
-    });
+    let h = crate::digest::fnv1a64(feature);
     let sign = if h >> 63 == 0 { 1.0 } else { -1.0 };
     v[(h % DIM as u64) as usize] += sign * weight;
 }
