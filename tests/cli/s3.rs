@@ -9,6 +9,8 @@ mod keys;
 pub(crate) mod moto;
 #[path = "s3/proxy.rs"]
 pub(crate) mod proxy;
+#[path = "s3/rewrite.rs"]
+mod rewrite;
 
 use serde_json::{Value, json};
 
