@@ -86,13 +86,15 @@ impl Moto {
 
     /// Every key in `bucket` (one page is plenty for a test lake).
     pub fn keys(&self, bucket: &str) -> Vec<String> {
-        let (status, body) = http(self.port, "GET", &format!("/{bucket}?list-type=2"), &[]);
+        elements(&self.list(bucket, ""), "Key")
+    }
+
+    /// The ListObjectsV2 answer for the keys of `bucket` under `prefix` (one page).
+    pub fn list(&self, bucket: &str, prefix: &str) -> String {
+        let path = format!("/{bucket}?list-type=2&prefix={prefix}");
+        let (status, body) = http(self.port, "GET", &path, &[]);
         assert_eq!(status, 200, "{body}");
-        body.split("<Key>")
-            .skip(1)
-            .filter_map(|s| s.split("</Key>").next())
-            .map(str::to_string)
-            .collect()
+        body
     }
 
     /// A host of the fleet: its own HOME, the shared bucket, static test credentials.
@@ -111,6 +113,16 @@ impl Moto {
         }
         env
     }
+}
+
+/// The text of every `<tag>` element of a listing, in order.
+pub fn elements(body: &str, tag: &str) -> Vec<String> {
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    body.split(&open)
+        .skip(1)
+        .filter_map(|s| s.split(&close).next())
+        .map(str::to_string)
+        .collect()
 }
 
 /// One HTTP/1.1 request with `Connection: close`; returns status and body.

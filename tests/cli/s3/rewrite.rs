@@ -6,26 +6,16 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::moto::{self, Moto, http};
+use super::moto::{self, Moto, elements};
 use super::{leases, run};
 
 /// (LastModified, Size) of the one object under `prefix`, as moto lists it.
 fn listed(m: &Moto, bucket: &str, prefix: &str) -> (String, String) {
-    let (status, body) = http(
-        m.port,
-        "GET",
-        &format!("/{bucket}?list-type=2&prefix={prefix}"),
-        &[],
-    );
-    assert_eq!(status, 200, "{body}");
+    let body = m.list(bucket, prefix);
     let field = |tag: &str| {
-        let all: Vec<&str> = body
-            .split(&format!("<{tag}>"))
-            .skip(1)
-            .filter_map(|s| s.split(&format!("</{tag}>")).next())
-            .collect();
+        let mut all = elements(&body, tag);
         assert_eq!(all.len(), 1, "one object under {prefix}: {body}");
-        all[0].to_string()
+        all.remove(0)
     };
     (field("LastModified"), field("Size"))
 }
