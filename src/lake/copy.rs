@@ -164,7 +164,7 @@ mod tests {
             from.create(key, b"x").unwrap();
         }
         copy(&from, &to, &mut |_, _| {}).unwrap();
-        let feed = to.list(&crate::lake::keys::feed("f")).unwrap();
+        let feed = to.list_keys(&crate::lake::keys::feed("f"), None).unwrap();
         let named = crate::lake::watermark::feed_keys(&to, &feed).unwrap();
         let mut want = vec![k, m];
         want.sort();

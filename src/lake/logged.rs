@@ -77,6 +77,10 @@ impl Store for Logged {
         self.note("list", prefix);
         self.inner.list_after(prefix, after)
     }
+    fn list_keys(&self, prefix: &str, after: Option<&str>) -> Result<Vec<String>> {
+        self.note("list", prefix);
+        self.inner.list_keys(prefix, after)
+    }
     fn put_many(&self, items: &[(String, Vec<u8>)]) -> Result<()> {
         self.round("put", items.len());
         items.iter().try_for_each(|(k, b)| self.put(k, b).map(drop))

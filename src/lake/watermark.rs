@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::keys;
-use super::store::{Created, Object, Store};
+use super::store::{Created, Store};
 use crate::error::Result;
 
 /// How far a reader looks back behind its last listing: larger than any clock error
@@ -48,17 +48,14 @@ impl Mark {
         }
     }
 
-    /// Objects under `prefix` not handled yet: the whole prefix the first time, then
+    /// Keys under `prefix` not handled yet: the whole prefix the first time, then
     /// only those past the window's floor. `advance` once they are handled.
-    pub(crate) fn scan(&self, store: &dyn Store, prefix: &str) -> Result<Vec<Object>> {
-        let listed = match self.start_after(prefix) {
-            None => store.list(prefix)?,
-            Some(after) => store.list_after(prefix, &after)?,
-        };
-        Ok(listed
-            .into_iter()
-            .filter(|o| !self.seen.contains(&o.key))
-            .collect())
+    /// Keys only (`Store::list_keys`): a first fold lists 100k of them, and a local lake
+    /// would otherwise stat every file.
+    pub(crate) fn scan(&self, store: &dyn Store, prefix: &str) -> Result<Vec<String>> {
+        let mut keys = store.list_keys(prefix, self.start_after(prefix).as_deref())?;
+        keys.retain(|k| !self.seen.contains(k));
+        Ok(keys)
     }
 
     /// Where `scan` lists from: the whole prefix (`None`) or after this key.
@@ -174,10 +171,9 @@ pub(crate) fn lake_ulid_of(ms: i64, hex: &str) -> String {
 }
 
 /// Keys named in the feed entries `entries` (one GET each), sorted, each once.
-pub(crate) fn feed_keys(store: &dyn Store, entries: &[Object]) -> Result<Vec<String>> {
-    let keys: Vec<String> = entries.iter().map(|o| o.key.clone()).collect();
+pub(crate) fn feed_keys(store: &dyn Store, entries: &[String]) -> Result<Vec<String>> {
     let mut out = Vec::new();
-    for (b, _) in store.get_many(&keys)?.into_iter().flatten() {
+    for (b, _) in store.get_many(entries)?.into_iter().flatten() {
         if let Ok(e) = serde_json::from_slice::<FeedEntry>(&b) {
             out.extend(e.keys);
         }
@@ -219,12 +215,11 @@ mod tests {
         let mut m = Mark::default();
         let first = m.scan(&s, p).unwrap();
         assert_eq!(first.len(), 1);
-        m.advance(p, t0 + 1000, first.iter().map(|o| o.key.as_str()));
+        m.advance(p, t0 + 1000, first.iter().map(String::as_str));
         // Minted 2 minutes before the listing, landing after it.
         s.create(&key(p, t0 - 120_000, 2), b"late").unwrap();
         s.create(&key(p, t0 + 2000, 3), b"new").unwrap();
-        let second = m.scan(&s, p).unwrap();
-        let got: Vec<_> = second.iter().map(|o| o.key.clone()).collect();
+        let got = m.scan(&s, p).unwrap();
         assert_eq!(got, [key(p, t0 - 120_000, 2), key(p, t0 + 2000, 3)]);
         m.advance(p, t0 + 3000, got.iter().map(String::as_str));
         assert!(m.scan(&s, p).unwrap().is_empty(), "nothing twice");

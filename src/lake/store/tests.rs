@@ -1,6 +1,7 @@
 //! The local store: exclusive creates, sorted listings, and a watermark listing that
 //! answers like a filtered full listing while statting only what it returns.
 
+use super::walk::STATS;
 use super::*;
 use crate::lake::store::probe;
 
@@ -130,12 +131,17 @@ fn list_after_answers_exactly_like_list_filtered_by_key() {
                 .collect();
             let got = s.list_after(prefix, after).unwrap();
             assert_eq!(got, want, "prefix {prefix:?} after {after:?}");
+            let keys: Vec<String> = want.into_iter().map(|o| o.key).collect();
+            let got = s.list_keys(prefix, Some(after)).unwrap();
+            assert_eq!(got, keys, "keys: prefix {prefix:?} after {after:?}");
         }
+        let keys: Vec<String> = listed.into_iter().map(|o| o.key).collect();
+        assert_eq!(s.list_keys(prefix, None).unwrap(), keys, "keys: {prefix:?}");
     }
 }
 
 #[test]
-fn list_after_stats_only_the_entries_it_returns() {
+fn listings_stat_only_the_entries_they_return() {
     let d = tempfile::tempdir().unwrap();
     let s = LocalStore::open(d.path()).unwrap();
     for i in 0..500 {
@@ -148,6 +154,10 @@ fn list_after_stats_only_the_entries_it_returns() {
     assert_eq!(got.len(), 10);
     assert_eq!(got[0].key, "ev/0490.json");
     assert_eq!(STATS.with(|n| n.get()), 10, "one stat per returned key");
+    // Keys alone cost no stat at all: a first fold lists 100k of them.
+    STATS.with(|n| n.set(0));
+    assert_eq!(s.list_keys("ev/", None).unwrap().len(), 501);
+    assert_eq!(STATS.with(|n| n.get()), 0, "no stat for keys");
 }
 
 /// `cargo test --release --lib -- --ignored --nocapture list_after_speed`

@@ -211,8 +211,13 @@ pub(crate) fn load(
     let feed_prefix = keys::feed(fleet);
     let listed = cp.events_mark.scan(store, &events_prefix)?;
     let feed = cp.feed_mark.scan(store, &feed_prefix)?;
-    let mut keys: Vec<String> = listed.iter().map(|o| o.key.clone()).collect();
     let fed = watermark::feed_keys(store, &feed)?;
+    // Advanced before the fold, in this copy only: a run whose reads fail drops it unsaved.
+    cp.events_mark
+        .advance(&events_prefix, now, listed.iter().map(String::as_str));
+    cp.feed_mark
+        .advance(&feed_prefix, now, feed.iter().map(String::as_str));
+    let mut keys = listed;
     // A feed entry is untrusted input naming keys: only a key in exactly this fleet's
     // event-batch shape is read (`..` or another fleet's key would fail the run at its GET,
     // on every host). The mirror reads the same entry and counts what it refuses.
@@ -239,12 +244,7 @@ pub(crate) fn load(
     }
     cp.unsaved += fresh;
     crate::services::trace::mark("event reads+fold");
-    cp.events_mark
-        .advance(&events_prefix, now, listed.iter().map(|o| o.key.as_str()));
-    cp.feed_mark
-        .advance(&feed_prefix, now, feed.iter().map(|o| o.key.as_str()));
-    drop((listed, feed, keys));
-    crate::services::trace::mark("event+feed marks");
+    drop((feed, keys));
     Ok(Loaded {
         base_published: cp.published.clone(),
         checkpoint: cp,

@@ -117,7 +117,7 @@ pub(crate) fn check(paths: &Paths, store: &dyn Store, fleet: &str) -> Result<Opt
         .events_mark
         .scan(store, &events_prefix)?
         .iter()
-        .any(|o| batch::is_batch(&o.key));
+        .any(|k| batch::is_batch(k));
     if new_batch || !head.feed_mark.scan(store, &keys::feed(fleet))?.is_empty() {
         return Ok(None);
     }

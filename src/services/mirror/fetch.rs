@@ -244,7 +244,7 @@ mod tests {
     fn pass(store: &LocalStore, st: &mut State, keep: usize) -> usize {
         let prefix = keys::handoffs("f");
         let listed = Listed {
-            handoffs: st.handoffs_mark.scan(store, &prefix).unwrap(),
+            handoffs: store.list(&prefix).unwrap(),
             ..Listed::default()
         };
         let keys = plan::new_handoffs(st, &listed.handoffs);
