@@ -244,7 +244,6 @@ pub(crate) fn load(
     }
     cp.unsaved += fresh;
     crate::services::trace::mark("event reads+fold");
-    drop((feed, keys));
     Ok(Loaded {
         base_published: cp.published.clone(),
         checkpoint: cp,
