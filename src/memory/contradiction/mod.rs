@@ -21,7 +21,7 @@ mod words;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-pub(crate) use tokens::{Tok, is_preposition, predicate_start, tokens, verbish};
+pub(crate) use tokens::{Tok, is_preposition, lower, predicate_start, tokens, verbish};
 use words::ID_NOUNS;
 pub(crate) use words::{antonym, has_antonym, stem};
 
@@ -37,7 +37,7 @@ pub(crate) struct Statement {
 
 impl Statement {
     pub(crate) fn parse(text: &str) -> Self {
-        Statement::of_tokens(&tokens(text))
+        Statement::of_tokens(&tokens(&lower(text)))
     }
 
     /// The statement of a text already tokenized (`tokens`): a caller that also reads
@@ -61,7 +61,7 @@ impl Statement {
                 Tok::Value(v) => {
                     match value_word(toks, i, verb) {
                         Some(w) => s.words.insert(w),
-                        None => s.values.insert(v.clone()),
+                        None => s.values.insert(v.to_string()),
                     };
                 }
             }
@@ -71,7 +71,7 @@ impl Statement {
 
     /// The words `of_tokens` would find in `toks`, sorted and each once, borrowed where
     /// they can be: the fold names a claim's group from them without building the rest.
-    pub(crate) fn words_of(toks: &[Tok]) -> Vec<Cow<'_, str>> {
+    pub(crate) fn words_of<'a>(toks: &[Tok<'a>]) -> Vec<Cow<'a, str>> {
         let verb = predicate_start(toks);
         let mut words: Vec<Cow<str>> = (toks.iter().enumerate())
             .filter_map(|(i, tok)| match tok {
@@ -122,7 +122,7 @@ fn value_word(toks: &[Tok], i: usize, verb: usize) -> Option<String> {
         return None;
     };
     let named = matches!(i.checked_sub(1).map(|p| &toks[p]),
-        Some(Tok::Word(w)) if ID_NOUNS.contains(&w.as_str()));
+        Some(Tok::Word(w)) if ID_NOUNS.contains(w));
     (i < verb || named).then(|| format!("#{v}"))
 }
 

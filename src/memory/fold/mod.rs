@@ -270,7 +270,8 @@ fn shown_key(session: &str, claim: &str) -> String {
 /// holding other claims: alone in one, a claim has nothing to be compared with.)
 fn places(subject: &str, ty: crate::vocab::ClaimType, text: &str) -> (u64, u64) {
     use crate::memory::{contradiction, supersede::update};
-    let toks = contradiction::tokens(text);
+    let lowered = contradiction::lower(text);
+    let toks = contradiction::tokens(&lowered);
     let words = contradiction::Statement::words_of(&toks);
     let group = group::name(&subject.to_lowercase(), words.iter().map(|w| w.as_ref()));
     (group, update::bucket_of(subject, ty, toks))

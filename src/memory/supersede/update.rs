@@ -28,7 +28,7 @@ pub(crate) use head::bucket;
 pub(crate) use head::bucket_of;
 use head::{Stripped, head_word, strip, verb_start};
 
-use crate::memory::contradiction::{Tok, stem, tokens};
+use crate::memory::contradiction::{Tok, lower, stem, tokens};
 use crate::vocab::ClaimType;
 
 /// A claim's sentence as the probable-update test compares it.
@@ -56,7 +56,7 @@ const VERBS: &[&str] = &[
 
 impl Shape {
     pub(crate) fn of(text: &str) -> Shape {
-        Shape::of_tokens(tokens(text))
+        Shape::of_tokens(tokens(&lower(text)))
     }
 
     /// The shape of a text already tokenized (`tokens`): a caller that also reads the
@@ -89,7 +89,7 @@ impl Shape {
                     // A state word ("is enabled", "fails") is the fact's value, never a verb.
                     let state = crate::memory::contradiction::has_antonym(w);
                     let verb = !state
-                        && (VERBS.contains(&w.as_str())
+                        && (VERBS.contains(w)
                             || (i == start && crate::memory::contradiction::verbish(w))
                             || (after_aux && w.ends_with("ed")));
                     let preposition = crate::memory::contradiction::is_preposition(w);
@@ -101,7 +101,7 @@ impl Shape {
                     let v = if i < start {
                         format!("#{v}")
                     } else {
-                        v.clone()
+                        v.to_string()
                     };
                     s.values.insert(v.clone());
                     s.content.insert(v);

@@ -64,13 +64,13 @@ const SCOPES: &[&str] = &[
 ];
 
 /// A text's tokens with its update cues and additive words taken out.
-pub(super) struct Stripped {
-    pub kept: Vec<Tok>,
+pub(super) struct Stripped<'a> {
+    pub kept: Vec<Tok<'a>>,
     pub cues: Vec<&'static str>,
     pub additive: bool,
 }
 
-pub(super) fn strip(mut toks: Vec<Tok>) -> Stripped {
+pub(super) fn strip(mut toks: Vec<Tok<'_>>) -> Stripped<'_> {
     let mut out = Stripped {
         kept: Vec::with_capacity(toks.len()),
         cues: Vec::new(),
@@ -80,7 +80,7 @@ pub(super) fn strip(mut toks: Vec<Tok>) -> Stripped {
     let mut i = 0;
     while i < toks.len() {
         let word = match &toks[i] {
-            Tok::Word(w) => Some(w.as_str()),
+            Tok::Word(w) => Some(*w),
             _ => None,
         };
         if let Some(w) = word {
@@ -99,7 +99,7 @@ pub(super) fn strip(mut toks: Vec<Tok>) -> Stripped {
                     kept.push(Tok::Verb);
                 }
                 // `instead of`: the object stays, the connective goes.
-                let of = matches!(toks.get(i + 1), Some(Tok::Word(n)) if n == "of");
+                let of = matches!(toks.get(i + 1), Some(Tok::Word(n)) if *n == "of");
                 i += 1 + usize::from(c == "instead" && of);
                 continue;
             }
@@ -118,13 +118,12 @@ pub(super) fn strip(mut toks: Vec<Tok>) -> Stripped {
 
 /// What `kept[i]` adds to a shape's head (`start`: where its verb is): content words and
 /// entity numbers before the verb, and scope words wherever they are.
-pub(super) fn head_word(kept: &[Tok], i: usize, start: usize) -> Option<Cow<'_, str>> {
+pub(super) fn head_word<'a>(kept: &[Tok<'a>], i: usize, start: usize) -> Option<Cow<'a, str>> {
     match &kept[i] {
         Tok::Word(w) => {
             let canon = crate::memory::contradiction::antonym(w).0;
             let preposition = crate::memory::contradiction::is_preposition(w);
-            ((i < start && !preposition) || SCOPES.contains(&w.as_str()))
-                .then(|| Cow::Borrowed(stem(canon)))
+            ((i < start && !preposition) || SCOPES.contains(w)).then(|| Cow::Borrowed(stem(canon)))
         }
         Tok::Value(v) => (i < start).then(|| Cow::Owned(format!("#{v}"))),
         Tok::Negator | Tok::Verb | Tok::Filler => None,
@@ -147,7 +146,7 @@ pub(super) fn verb_start(toks: &[Tok]) -> usize {
                     Some(Tok::Value(_) | Tok::Negator) => true,
                     _ => false,
                 };
-                VERBS.contains(&w.as_str()) || (after_noun && verbish(w))
+                VERBS.contains(w) || (after_noun && verbish(w))
             }
             _ => false,
         })
@@ -155,7 +154,7 @@ pub(super) fn verb_start(toks: &[Tok]) -> usize {
 }
 
 fn kept_ends_with(kept: &[Tok], w: &str) -> bool {
-    matches!(kept.last(), Some(Tok::Word(l)) if l == w)
+    matches!(kept.last(), Some(Tok::Word(l)) if *l == w)
 }
 
 /// The bucket a claim's probable updates can come from, as its whole `shape` names it
