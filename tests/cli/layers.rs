@@ -99,18 +99,23 @@ fn child_file(file: &Path, name: &str, path_attr: Option<&str>) -> PathBuf {
 }
 
 /// Files compiled only under `#[cfg(test)]`: declared behind it, and everything below them.
+/// The module a line declares from another file (`mod name;`, any visibility).
+fn declared_mod(l: &str) -> Option<&str> {
+    let rest = match l.strip_prefix("pub") {
+        Some(r) if r.starts_with('(') => r.split_once(')')?.1.trim_start(),
+        Some(r) => r.trim_start(),
+        None => l,
+    };
+    rest.strip_prefix("mod ")?.strip_suffix(';')
+}
+
 pub(crate) fn test_files(files: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut roots = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         for (i, l) in lines.iter().enumerate() {
-            let Some(name) = l
-                .strip_prefix("mod ")
-                .or_else(|| l.strip_prefix("pub mod "))
-                .or_else(|| l.strip_prefix("pub(crate) mod "))
-                .and_then(|r| r.strip_suffix(';'))
-            else {
+            let Some(name) = declared_mod(l) else {
                 continue;
             };
             let attrs: Vec<&str> = lines[..i]
@@ -310,4 +315,19 @@ fn no_source_file_outgrows_one_sitting() {
         long.is_empty(),
         "files over {MAX_LINES} lines (split them into a folder of files named for what they do): {long:#?}"
     );
+}
+
+#[test]
+fn the_checker_reads_a_module_declared_with_any_visibility() {
+    for l in [
+        "mod tests;",
+        "pub mod tests;",
+        "pub(crate) mod tests;",
+        "pub(super) mod tests;",
+        "pub(in crate::a) mod tests;",
+    ] {
+        assert_eq!(declared_mod(l), Some("tests"), "{l}");
+    }
+    assert_eq!(declared_mod("mod tests {"), None);
+    assert_eq!(declared_mod("publish();"), None);
 }

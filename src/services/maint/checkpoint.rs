@@ -24,7 +24,7 @@ use crate::paths::Paths;
 pub(crate) const VERSION: u32 = 3;
 /// Checkpoints kept per fleet: a few, so a host that listed one a moment before a prune
 /// still finds it or a newer one.
-const KEEP: usize = 3;
+pub(super) const KEEP: usize = 3;
 /// A run writes a checkpoint once the events folded since the last one reach a sixteenth
 /// of the total and at least this many: a host starting from the newest checkpoint then
 /// reads at most that many events more, and a run that adds a few events to a large
@@ -42,10 +42,12 @@ pub(crate) struct Checkpoint {
     #[serde(default)]
     pub published: Option<Published>,
     /// Events folded since the newest checkpoint this copy was written to or read from.
-    #[serde(default)]
+    /// Kept in this host's head (`idle`), never in the JSON: a checkpoint's bytes are
+    /// this host's `.fold` as they are, and a save writes them once.
+    #[serde(skip)]
     pub unsaved: usize,
-    /// The lake this copy describes (local copies only; a checkpoint's is empty).
-    #[serde(default)]
+    /// The lake this host's copy describes (from its head; a checkpoint's is empty).
+    #[serde(skip)]
     pub store: String,
 }
 
@@ -80,27 +82,33 @@ pub(crate) enum Base {
     Nothing,
 }
 
-fn maint_dir(paths: &Paths) -> std::path::PathBuf {
+pub(super) fn maint_dir(paths: &Paths) -> std::path::PathBuf {
     paths.maint_dir()
 }
 
-fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+pub(super) fn hint_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
     maint_dir(paths).join(format!("{fleet}.checkpoint"))
 }
 
-fn local_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
+pub(super) fn local_file(paths: &Paths, fleet: &str) -> std::path::PathBuf {
     maint_dir(paths).join(format!("{fleet}.fold"))
 }
 
-/// This host's copy, if it is readable and describes this lake.
+/// This host's copy, if it is readable and its head says it describes this lake.
 fn local(paths: &Paths, store: &dyn Store, fleet: &str) -> Option<Checkpoint> {
-    let bytes = std::fs::read(local_file(paths, fleet)).ok()?;
+    let file = local_file(paths, fleet);
+    let (lake, unsaved) = super::idle::saved(paths, fleet, &file)?;
+    if lake != store.url() {
+        return None;
+    }
+    let bytes = std::fs::read(&file).ok()?;
     crate::services::trace::mark("state file read");
     let mut cp: Checkpoint = serde_json::from_slice(&bytes).ok()?;
     crate::services::trace::mark("state parse");
-    (cp.version == VERSION && cp.store == store.url()).then(|| {
+    (cp.version == VERSION).then(|| {
         cp.fold.reindex();
         crate::services::trace::mark("state reindex");
+        (cp.unsaved, cp.store) = (unsaved, lake);
         cp
     })
 }
@@ -151,17 +159,6 @@ fn older(store: &dyn Store, fleet: &str) -> Result<Option<(String, Checkpoint)>>
         .rev()
         .take(KEEP)
         .find_map(|o| read(store, &o.key).map(|cp| (o.key, cp))))
-}
-
-/// Delete all but the newest `KEEP` checkpoints. Best effort: a checkpoint left behind
-/// costs only space, and a reader that loses its checkpoint to this falls back to `older`.
-fn prune(store: &dyn Store, fleet: &str) {
-    let Ok(listed) = store.list(&keys::checkpoints(fleet)) else {
-        return;
-    };
-    for o in listed.iter().rev().skip(KEEP) {
-        let _ = store.delete(&o.key);
-    }
 }
 
 /// The state to fold new events into: this host's copy, else the newest checkpoint,
@@ -255,7 +252,7 @@ pub(crate) fn load(
 
 /// A checkpoint is due once the events it would add are many enough: `min` (in `maint`,
 /// `MIN_UNSAVED`) and a sixteenth of the total. `min` 0: whenever any are (tests).
-fn due(cp: &Checkpoint, min: usize) -> bool {
+pub(super) fn due(cp: &Checkpoint, min: usize) -> bool {
     due_counts(cp.unsaved, cp.fold.events(), min)
 }
 
@@ -264,81 +261,6 @@ pub(crate) fn due_counts(unsaved: usize, events: usize, min: usize) -> bool {
     unsaved > 0 && (min == 0 || (unsaved >= min && unsaved >= events / 16))
 }
 
-/// Keep this run's state: in this host's copy whenever it moved, and in a new checkpoint
-/// when one is due.
-pub(crate) fn save(
-    paths: &Paths,
-    store: &dyn Store,
-    fleet: &str,
-    l: &mut Loaded,
-    min: usize,
-    built: bool,
-) -> Result<()> {
-    let cp = &mut l.checkpoint;
-    // A checkpoint is an optimisation for other hosts: one that cannot be written now is
-    // retried by the next run (`unsaved` stays), and this run's state is kept regardless.
-    let wrote = due(cp, min) && checkpoint(paths, store, fleet, cp).is_ok();
-    if wrote {
-        cp.unsaved = 0;
-    }
-    let moved =
-        wrote || l.fresh > 0 || built || cp.published != l.base_published || l.base != Base::Local;
-    let fold = local_file(paths, fleet);
-    if moved {
-        cp.store = store.url();
-        super::idle::forget(paths, fleet)?;
-        // Serialized straight into the file: 100k claims' state is ~55 MB of JSON.
-        crate::fsutil::write_atomic_with(&fold, 0o600, |w| {
-            serde_json::to_writer(w, &*cp).map_err(std::io::Error::from)
-        })?;
-        crate::services::trace::mark("state write");
-    }
-    if moved || !super::idle::describes(paths, fleet, &fold) {
-        super::idle::write(paths, fleet, &fold, cp)?;
-    }
-    Ok(())
-}
-
-/// Create `cp` in the lake as the newest checkpoint, prune old ones, and remember its key.
-fn checkpoint(paths: &Paths, store: &dyn Store, fleet: &str, cp: &mut Checkpoint) -> Result<()> {
-    // A checkpoint names no lake: whoever reads it found it in theirs.
-    let url = std::mem::take(&mut cp.store);
-    // Written to a temporary file as it is hashed (its key names the digest), never held
-    // whole: 100k claims' state is ~55 MB. The next full build's sweep takes a leftover.
-    let tmp = maint_dir(paths).join(format!(
-        ".checkpoint.tmp-{}-{}",
-        std::process::id(),
-        crate::fsutil::nonce()
-    ));
-    let digest = hashed(&tmp, cp);
-    cp.store = url;
-    let created = digest.and_then(|d| {
-        let key = keys::checkpoint(fleet, &watermark::lake_ulid_of(store.now_ms()?, &d));
-        store.create_file(&key, &tmp).map(|_| key)
-    });
-    let _ = std::fs::remove_file(&tmp);
-    let key = created?;
-    store.flush()?;
-    prune(store, fleet);
-    crate::fsutil::write_atomic(&hint_file(paths, fleet), key.as_bytes(), 0o600)?;
-    crate::services::trace::mark("checkpoint write");
-    Ok(())
-}
-
-/// `cp` serialized into a new file at `path`; the SHA-256 (hex) of its bytes.
-fn hashed(path: &std::path::Path, cp: &Checkpoint) -> Result<String> {
-    use std::io::Write;
-    let io = |e| crate::error::Error::io("cannot write", path, e);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let f = std::fs::File::create(path).map_err(io)?;
-    let mut w = crate::digest::Hashing::new(std::io::BufWriter::with_capacity(1 << 16, f));
-    serde_json::to_writer(&mut w, cp).map_err(|e| io(e.into()))?;
-    w.flush().map_err(io)?;
-    Ok(w.hex())
-}
-
 #[cfg(test)]
 #[path = "checkpoint_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -1,8 +1,9 @@
 //! `maint` with nothing new: a listing and a comparison, not a state load. Beside the
 //! fold state (`<fleet>.fold`, ~50 MB at 100k claims) each host keeps its head
 //! (`<fleet>.head`, a few KB): the event and feed watermarks, the snapshot that state
-//! published and the report's counts, and the identity (size, mtime, inode) of the `.fold`
-//! file it describes. A run whose watermark listings find no new batch and no feed entry,
+//! published and the report's counts, what the `.fold` (a checkpoint's bytes) does not
+//! hold (its lake, its events no checkpoint holds), and the identity (size, mtime, inode)
+//! of the `.fold` file it describes: a `.fold` no head describes is not loaded either. A run whose watermark listings find no new batch and no feed entry,
 //! and whose head still describes the `.fold` on disk, is the run that would have loaded
 //! the state and found nothing fresh: it answers from the head. Anything else (no head, a
 //! head of another version or lake, a `.fold` written since, a checkpoint due) loads.
@@ -62,7 +63,7 @@ fn head_file(paths: &Paths, fleet: &str) -> PathBuf {
 }
 
 /// Drop the head before the `.fold` it describes is replaced: a run stopped between the
-/// two writes leaves no head, and the next run loads.
+/// two writes leaves no head, and the next run starts from the newest checkpoint.
 pub(crate) fn forget(paths: &Paths, fleet: &str) -> Result<()> {
     crate::fsutil::remove_if_present(&head_file(paths, fleet))
 }
@@ -71,6 +72,14 @@ pub(crate) fn forget(paths: &Paths, fleet: &str) -> Result<()> {
 /// were kept has none; one replaced by another build has a stale one).
 pub(crate) fn describes(paths: &Paths, fleet: &str, fold: &Path) -> bool {
     read(paths, fleet).is_some_and(|h| FileId::of(fold).as_ref() == Some(&h.fold))
+}
+
+/// What `fleet`'s head says of the `.fold` at `fold`, which holds neither: the lake it
+/// describes and how many of its events no checkpoint holds. `None` when no head of this
+/// version describes it (then it is not used).
+pub(crate) fn saved(paths: &Paths, fleet: &str, fold: &Path) -> Option<(String, usize)> {
+    let head = read(paths, fleet).filter(|h| h.version == checkpoint::VERSION)?;
+    (FileId::of(fold).as_ref() == Some(&head.fold)).then_some((head.store, head.unsaved))
 }
 
 fn read(paths: &Paths, fleet: &str) -> Option<Head> {

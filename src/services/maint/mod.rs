@@ -6,6 +6,7 @@ pub mod checkpoint;
 mod idle;
 mod publish;
 mod reader;
+mod save;
 
 use crate::config::Config;
 use crate::ctx::Ctx;
@@ -175,7 +176,7 @@ fn observed(
         promoted: report.promoted,
         contested: report.contested,
     });
-    checkpoint::save(paths, store, fleet, &mut loaded, MIN_UNSAVED, built)?;
+    save::save(paths, store, fleet, &mut loaded, MIN_UNSAVED, built)?;
     // Freeing 100k claims' state takes ~0.08 s that nobody needs to wait for: a thread
     // frees it, and a process that exits first leaves it to the OS. (Should the thread
     // not start, its closure, and the state with it, is dropped here.)
