@@ -7,6 +7,7 @@ use super::beneath::{self, Dirs};
 use super::regular::mtime_ms;
 use super::{LocalStore, Object, Skip};
 use crate::error::{Error, Result};
+
 impl LocalStore {
     /// `list`, or with `after` `list_after`. An entry whose name alone places it (and,
     /// for a folder, everything under it) at or before the watermark is dropped before

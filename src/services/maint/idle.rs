@@ -3,9 +3,10 @@
 //! (`<fleet>.head`, a few KB): the event and feed watermarks, the snapshot that state
 //! published and the report's counts, what the `.fold` (a checkpoint's bytes) does not
 //! hold (its lake, its events no checkpoint holds), and the identity (size, mtime, inode)
-//! of the `.fold` file it describes: a `.fold` no head describes is not loaded either. A run whose watermark listings find no new batch and no feed entry,
-//! and whose head still describes the `.fold` on disk, is the run that would have loaded
-//! the state and found nothing fresh: it answers from the head. Anything else (no head, a
+//! of the `.fold` file it describes: a `.fold` no head describes is not loaded either. A
+//! run whose watermark listings find no new batch and no feed entry, and whose head still
+//! describes the `.fold` on disk, is the run that would have loaded the state and found
+//! nothing fresh: it answers from the head. Anything else (no head, a
 //! head of another version or lake, a `.fold` written since, a checkpoint due) loads.
 
 use std::path::{Path, PathBuf};
@@ -71,15 +72,21 @@ pub(crate) fn forget(paths: &Paths, fleet: &str) -> Result<()> {
 /// Whether `fleet`'s head describes the `.fold` at `fold` (a state saved before heads
 /// were kept has none; one replaced by another build has a stale one).
 pub(crate) fn describes(paths: &Paths, fleet: &str, fold: &Path) -> bool {
-    read(paths, fleet).is_some_and(|h| FileId::of(fold).as_ref() == Some(&h.fold))
+    head_of(paths, fleet, fold).is_some()
 }
 
 /// What `fleet`'s head says of the `.fold` at `fold`, which holds neither: the lake it
 /// describes and how many of its events no checkpoint holds. `None` when no head of this
 /// version describes it (then it is not used).
 pub(crate) fn saved(paths: &Paths, fleet: &str, fold: &Path) -> Option<(String, usize)> {
-    let head = read(paths, fleet).filter(|h| h.version == checkpoint::VERSION)?;
-    (FileId::of(fold).as_ref() == Some(&head.fold)).then_some((head.store, head.unsaved))
+    let head = head_of(paths, fleet, fold).filter(|h| h.version == checkpoint::VERSION)?;
+    Some((head.store, head.unsaved))
+}
+
+/// `fleet`'s head, if it describes the `.fold` at `fold`.
+fn head_of(paths: &Paths, fleet: &str, fold: &Path) -> Option<Head> {
+    let head = read(paths, fleet)?;
+    (FileId::of(fold).as_ref() == Some(&head.fold)).then_some(head)
 }
 
 fn read(paths: &Paths, fleet: &str) -> Option<Head> {
